@@ -1,0 +1,128 @@
+# Convenience wrapper around meson + ninja. The real build is meson.build;
+# this file only installs dependencies, creates build directories once and
+# runs the test matrix:
+#
+#   make / make build   install build deps, configure build/, build build/storbench
+#   make run            build, then `./build/storbench run` on this directory
+#                       (pass more with ARGS="...")
+#   make test           install test deps, then three runs, each run even when
+#                       an earlier one failed; fails when any of them failed:
+#                         build/       CC default, -Dwerror=true, every suite (--setup=full)
+#                         build-clang/ CC=clang, -Dwerror=true, suite unit
+#                         build-asan/  ASan + UBSan, suites unit and cli
+#   make format         clang-format -i every .c/.h under include lib src tests bench
+#   make clean          remove the three build directories
+#
+# Build directories are configured once; later runs only change options that
+# differ from the wanted ones, so a repeated `make test` rebuilds nothing
+# that is up to date. ninja picks the number of jobs.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := build
+
+MESON ?= meson
+NINJA ?= ninja
+CLANG ?= clang
+# The compiler of the sanitizer build: clang and gcc both work with cmocka.
+# Like CLANG, it takes effect when the build directory is created.
+ASAN_CC ?= clang
+ARGS ?=
+
+WERROR_OPTS := -Dwerror=true
+ASAN_OPTS := -Db_sanitize=address,undefined -Db_lundef=false
+
+# Any sanitizer report fails the test: halt at the first report, exit non-zero
+# (no abort, so cmocka's signal handlers cannot swallow it), print the stack.
+SB_ASAN_OPTIONS := halt_on_error=1:abort_on_error=0:print_stacktrace=1:detect_leaks=1:strict_string_checks=1:check_initialization_order=1:detect_stack_use_after_return=1
+SB_UBSAN_OPTIONS := halt_on_error=1:abort_on_error=0:print_stacktrace=1:print_summary=1
+SAN_ENV := ASAN_OPTIONS=$(SB_ASAN_OPTIONS) UBSAN_OPTIONS=$(SB_UBSAN_OPTIONS)
+
+FORMAT_DIRS := include lib src tests bench
+
+# $(call configure,DIR,CC or empty,-Dopt=value ...)
+# A new DIR is set up with the options (and CC, when given). An existing one is
+# left alone when its options already match, otherwise `meson configure`
+# changes them (ninja then regenerates); if it cannot be configured (for
+# example a meson upgrade broke it) it is wiped and set up again.
+define configure
+@dir='$(1)'; cc='$(2)'; opts='$(3)'; \
+	if [ ! -f "$$dir/meson-private/coredata.dat" ]; then \
+	    echo "$${cc:+CC=$$cc }$(MESON) setup $$dir $$opts"; \
+	    $${cc:+env CC=$$cc} $(MESON) setup "$$dir" $$opts; \
+	elif [ -n "$$opts" ] && ! $(MESON) introspect --buildoptions "$$dir" 2>/dev/null | \
+	        python3 -c "$$OPTS_MATCH_PY" $$opts; then \
+	    echo "$(MESON) configure $$dir $$opts"; \
+	    $(MESON) configure "$$dir" $$opts || { \
+	        echo "make: $$dir cannot be configured; setting it up again"; \
+	        $${cc:+env CC=$$cc} $(MESON) setup --wipe "$$dir" $$opts; }; \
+	fi
+endef
+
+# Exits 0 when every -Dname=value argument equals the build's current option.
+define OPTS_MATCH_PY
+import json, sys
+have = {o["name"]: o["value"] for o in json.load(sys.stdin)}
+def norm(v):
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, list):
+        return ",".join(map(str, v))
+    return str(v)
+for arg in sys.argv[1:]:
+    name, _, value = arg[2:].partition("=")
+    if name not in have or norm(have[name]) != value:
+        sys.exit(1)
+endef
+export OPTS_MATCH_PY
+
+.PHONY: build run test test-build test-clang test-asan format clean deps-build deps-test
+
+deps-build:
+	@scripts/install-deps build
+
+deps-test:
+	@scripts/install-deps test
+
+build: deps-build
+	$(call configure,build,,)
+	$(NINJA) -C build
+
+run: build
+	./build/storbench run $(ARGS)
+
+# Each stage is its own make so a failure ends that stage only; the status of
+# all three decides the result.
+test: deps-test
+	@failed=; \
+	$(MAKE) --no-print-directory test-build || failed="$$failed build"; \
+	$(MAKE) --no-print-directory test-clang || failed="$$failed build-clang"; \
+	$(MAKE) --no-print-directory test-asan || failed="$$failed build-asan"; \
+	if [ -n "$$failed" ]; then echo "make test: FAILED in:$$failed"; exit 1; fi; \
+	echo "make test: all three runs passed"
+
+test-build:
+	@echo "==== build: default compiler, -Dwerror=true, all suites (setup 'full')"
+	$(call configure,build,,$(WERROR_OPTS))
+	$(NINJA) -C build
+	$(MESON) test -C build --setup=full --print-errorlogs
+
+test-clang:
+	@echo "==== build-clang: clang, -Dwerror=true, suite unit"
+	$(call configure,build-clang,$(CLANG),$(WERROR_OPTS))
+	$(NINJA) -C build-clang
+	$(MESON) test -C build-clang --suite unit --print-errorlogs
+
+test-asan:
+	@echo "==== build-asan: $(ASAN_CC) with AddressSanitizer + UBSan, suites unit and cli"
+	$(call configure,build-asan,$(ASAN_CC),$(ASAN_OPTS))
+	$(NINJA) -C build-asan
+	$(SAN_ENV) $(MESON) test -C build-asan --suite unit --suite cli --print-errorlogs \
+	    --timeout-multiplier 3
+
+format:
+	@files=$$(find $(wildcard $(FORMAT_DIRS)) -type f \( -name '*.c' -o -name '*.h' \) | sort); \
+	if [ -n "$$files" ]; then clang-format -i $$files; fi; \
+	echo "clang-format: $$(printf '%s\n' $$files | grep -c .) files formatted"
+
+clean:
+	rm -rf build build-clang build-asan

@@ -1,0 +1,107 @@
+/*
+ * result.h: the result model, the spine every workload fills and every
+ * renderer and store reads.
+ *
+ *   sb_run            one invocation: time, tool version, command line, host
+ *    └ sb_target_res  one TARGET: path, kind, filesystem, device
+ *       └ sb_test     one test: kind ("sweep"), name, parameters, status
+ *          └ sb_measurement  metric, unit, value, spread, per-interval samples
+ *
+ * These are plain data: read the fields freely. Build them only through the
+ * sb_result_* functions below, which copy every string they are given and
+ * keep the arrays consistent; sb_run_free releases the whole tree. A pointer
+ * returned by an add function stays valid until the next add on the same
+ * parent (arrays grow), so finish one child before adding its sibling.
+ *
+ * Units are explicit strings: throughput is stored in "B/s", time in "s",
+ * CPU in "%" (of one core), counts in "1". Renderers convert for display.
+ */
+#ifndef STORBENCH_RESULT_H
+#define STORBENCH_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storbench/status.h"
+
+typedef struct sb_kv {
+    char *key;
+    char *value;
+} sb_kv;
+
+typedef struct sb_kvs {
+    sb_kv *v;
+    size_t n;
+} sb_kvs;
+
+typedef struct sb_measurement {
+    char *metric; /* "throughput", "cpu", "elapsed", "bytes" */
+    char *unit;   /* "B/s", "%", "s", "B" */
+    double value;
+    double spread;   /* 95% confidence half-width, same unit; 0 if none */
+    double *samples; /* per-interval values, same unit; may be NULL */
+    size_t n_samples;
+} sb_measurement;
+
+typedef struct sb_test {
+    char *kind;    /* "sweep" */
+    char *name;    /* "write 4k" */
+    sb_kvs params; /* direction, bs_bytes, io_path, mode, ... */
+    sb_measurement *ms;
+    size_t n_ms;
+    bool complete; /* false when an error or interruption ended it */
+    char *error;   /* why it is incomplete; NULL when complete */
+} sb_test;
+
+typedef struct sb_target_res {
+    char *path;
+    char *kind;    /* "directory" or "device" */
+    char *fs_type; /* "ext4", "vfat", ... or "" for a raw device */
+    sb_kvs info;   /* device, size, block sizes, ... */
+    sb_test *tests;
+    size_t n_tests;
+} sb_target_res;
+
+typedef struct sb_run {
+    char *tool; /* "storbench" */
+    char *version;
+    char *command; /* the command line as typed */
+    int64_t started_unix;
+    double elapsed_s;
+    sb_kvs host;   /* hostname, kernel, machine, ... */
+    sb_kvs labels; /* user labels (drive=..., platform=...) */
+    sb_target_res *targets;
+    size_t n_targets;
+} sb_run;
+
+/* Allocates an empty run. Returns NULL when out of memory. */
+sb_run *sb_run_new(const char *command, int64_t started_unix);
+void sb_run_free(sb_run *run);
+
+/* Sets (adds or replaces) key=value in a key/value list. */
+SB_MUST_CHECK sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value);
+/* As sb_kvs_set with a printf-formatted value. */
+SB_MUST_CHECK sb_status sb_kvs_setf(sb_kvs *kvs, const char *key, const char *fmt, ...)
+    SB_PRINTF(3, 4);
+/* The value for key, or NULL. */
+const char *sb_kvs_get(const sb_kvs *kvs, const char *key);
+
+/* Appends a target; *out points into run->targets. */
+SB_MUST_CHECK sb_status sb_result_add_target(sb_run *run, const char *path, const char *kind,
+                                             const char *fs_type, sb_target_res **out,
+                                             sb_error *err);
+/* Appends a test (complete until marked otherwise); *out points into t->tests. */
+SB_MUST_CHECK sb_status sb_result_add_test(sb_target_res *t, const char *kind, const char *name,
+                                           sb_test **out, sb_error *err);
+/* Appends a measurement; samples (n values, may be NULL/0) are copied. */
+SB_MUST_CHECK sb_status sb_result_add_measurement(sb_test *test, const char *metric,
+                                                  const char *unit, double value, double spread,
+                                                  const double *samples, size_t n, sb_error *err);
+/* Marks a test incomplete with the reason (copied). */
+SB_MUST_CHECK sb_status sb_result_mark_incomplete(sb_test *test, const char *why, sb_error *err);
+
+/* The first measurement with this metric name, or NULL. */
+const sb_measurement *sb_test_measurement(const sb_test *test, const char *metric);
+
+#endif

@@ -1,0 +1,49 @@
+/*
+ * sink.h: where rendered output goes.
+ *
+ * Renderers write to an sb_sink, never to a FILE * directly, so the same
+ * renderer fills a terminal, a file or an in-memory buffer (golden tests).
+ * A sink remembers its first write failure; sb_sink_status reports it once
+ * rendering is done, so renderers need not check every write.
+ */
+#ifndef STORBENCH_SINK_H
+#define STORBENCH_SINK_H
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stddef.h>
+
+#include "storbench/status.h"
+
+/* A growable, NUL-terminated byte buffer. Zero-initialise, then use. */
+typedef struct sb_buf {
+    char *data; /* owned; NULL until the first append */
+    size_t len;
+    size_t cap;
+} sb_buf;
+
+SB_MUST_CHECK sb_status sb_buf_append(sb_buf *b, const char *data, size_t len);
+void sb_buf_free(sb_buf *b);
+
+typedef struct sb_sink {
+    /* Returns 0 on success, an errno value on failure. */
+    int (*write)(void *ctx, const char *data, size_t len);
+    void *ctx;
+    int failed_errno; /* first failure, 0 if none */
+} sb_sink;
+
+/* A sink over a stdio stream (not closed by the sink). */
+void sb_sink_init_file(sb_sink *s, FILE *f);
+
+/* A sink that appends to b (b stays owned by the caller). */
+void sb_sink_init_buf(sb_sink *s, sb_buf *b);
+
+void sb_sink_write(sb_sink *s, const char *data, size_t len);
+void sb_sink_puts(sb_sink *s, const char *str);
+void sb_sink_printf(sb_sink *s, const char *fmt, ...) SB_PRINTF(2, 3);
+void sb_sink_vprintf(sb_sink *s, const char *fmt, va_list ap);
+
+/* SB_OK if every write succeeded, otherwise SB_E_IO with the errno. */
+SB_MUST_CHECK sb_status sb_sink_status(const sb_sink *s, sb_error *err);
+
+#endif

@@ -1,0 +1,79 @@
+/*
+ * status.h: how every fallible storbench function reports failure.
+ *
+ * A function that can fail returns an sb_status (SB_OK == 0) and takes an
+ * sb_error *err as its last argument. The status says what kind of failure
+ * happened, so callers can branch on it; the error says exactly what, in one
+ * human sentence that already names the path, offset or option involved, so
+ * the command-line program can print it as the single line on stderr.
+ *
+ * err may be NULL when the caller does not want the details. An sb_error owns
+ * no heap memory: it is a fixed buffer and can live on the stack.
+ */
+#ifndef STORBENCH_STATUS_H
+#define STORBENCH_STATUS_H
+
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define SB_MUST_CHECK __attribute__((warn_unused_result))
+#define SB_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define SB_MUST_CHECK
+#define SB_PRINTF(f, a)
+#endif
+
+typedef enum sb_status {
+    SB_OK = 0,
+    SB_E_INVALID,     /* bad input: an option, a size, a block-size list */
+    SB_E_NOMEM,       /* an allocation failed */
+    SB_E_IO,          /* an I/O system call failed (EIO and friends) */
+    SB_E_NOSPACE,     /* ENOSPC, or a free-space check refused to start */
+    SB_E_NOTFOUND,    /* a path that does not exist */
+    SB_E_PERM,        /* refused: permissions, read-only, or a safety rule */
+    SB_E_BUSY,        /* a device that is mounted or otherwise in use */
+    SB_E_UNSUPPORTED, /* the kernel or target cannot do what was asked */
+    SB_E_INTERRUPTED, /* the caller's stop flag was raised (SIGINT, SIGTERM) */
+} sb_status;
+
+enum { SB_ERROR_MSG_MAX = 512 };
+
+typedef struct sb_error {
+    sb_status status;
+    int errnum;     /* errno of the failed system call, 0 if none */
+    int64_t offset; /* byte offset of a failed I/O, -1 if none */
+    char msg[SB_ERROR_MSG_MAX];
+} sb_error;
+
+/* Fills err (if not NULL) and returns status, so a caller can write
+ * `return sb_error_set(err, SB_E_INVALID, 0, "bad size '%s'", s);`.
+ * When errnum is non-zero, ": strerror(errnum)" is appended. */
+sb_status sb_error_set(sb_error *err, sb_status status, int errnum, const char *fmt, ...)
+    SB_PRINTF(4, 5);
+
+/* As sb_error_set, and records the byte offset at which an I/O failed. */
+sb_status sb_error_set_at(sb_error *err, sb_status status, int errnum, int64_t offset,
+                          const char *fmt, ...) SB_PRINTF(5, 6);
+
+/* Resets err to "no error". */
+void sb_error_clear(sb_error *err);
+
+/* A short constant name for a status ("invalid input", "no space", ...). */
+const char *sb_status_str(sb_status status);
+
+/* Check-and-return helpers for the common case of propagating a status. */
+#define SB_TRY(expr)                                                                               \
+    do {                                                                                           \
+        sb_status sb_try_st_ = (expr);                                                             \
+        if (sb_try_st_ != SB_OK)                                                                   \
+            return sb_try_st_;                                                                     \
+    } while (0)
+
+#define SB_TRY_GOTO(st, expr, label)                                                               \
+    do {                                                                                           \
+        (st) = (expr);                                                                             \
+        if ((st) != SB_OK)                                                                         \
+            goto label;                                                                            \
+    } while (0)
+
+#endif

@@ -1,0 +1,97 @@
+/*
+ * sweep.h: the block-size sweep (seed 000's dd loops, measured right).
+ *
+ * For each target, storbench lays out one test file of file_bytes (64 MiB by
+ * default) with large writes, then measures a write point and, after all
+ * writes, a read point at every block size, one write()/read() system call
+ * per block:
+ *
+ *  - Writes are buffered, as an application's are, and durable: every sample
+ *    ends with fdatasync before the clock stops, so the page cache cannot
+ *    absorb them. The result is min(system-call rate, device rate).
+ *  - Reads are cold: O_DIRECT when the block size is a multiple of the
+ *    target's direct-I/O alignment (and the filesystem allows it); otherwise
+ *    buffered after fsync + POSIX_FADV_DONTNEED of the whole file (and, when
+ *    asked, /proc/sys/vm/drop_caches), dropped again whenever a read wraps
+ *    around the file. Each point records the path it took (io_path).
+ *
+ * Adaptive mode (default): each point takes samples of ~100 ms and stops by
+ * the stability rule of stats.h (window 8, 2%, at least min time, first
+ * sample excluded), at max time, or at the byte cap; the file is overwritten
+ * in place, wrapping at its end. Fixed mode (fixed_bytes > 0, `--size`):
+ * the seed's method exactly: each write point writes fixed_bytes into a
+ * fresh (truncated) file and times it up to the final fdatasync; each read
+ * point reads fixed_bytes from the start.
+ */
+#ifndef STORBENCH_SWEEP_H
+#define STORBENCH_SWEEP_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storbench/result.h"
+#include "storbench/status.h"
+
+/* What a progress callback sees, after every sample (about 10 per second). */
+typedef struct sb_progress {
+    const char *target;
+    const char *phase; /* "layout", "write" or "read" */
+    uint64_t bs_bytes;
+    size_t point; /* 1-based, across all targets */
+    size_t n_points;
+    uint64_t point_ns;   /* time spent in this point so far */
+    uint64_t elapsed_ns; /* since the sweep started */
+    uint64_t eta_ns;     /* estimated time left, 0 when unknown */
+    double rate;         /* bytes/s of the latest sample */
+} sb_progress;
+
+typedef void (*sb_progress_fn)(const sb_progress *p, void *ctx);
+
+#define SB_SWEEP_MAX_BS 64
+#define SB_SWEEP_DEFAULT_FILE_BYTES (64ull << 20)
+#define SB_SWEEP_DEFAULT_MIN_NS 1000000000ull   /* 1 s */
+#define SB_SWEEP_DEFAULT_MAX_NS 10000000000ull  /* 10 s */
+#define SB_SWEEP_DEFAULT_MAX_BYTES (4ull << 30) /* 4 GiB per point */
+#define SB_SWEEP_DEFAULT_SAMPLE_NS 100000000ull /* 100 ms per sample */
+
+typedef struct sb_sweep_config {
+    uint64_t bs[SB_SWEEP_MAX_BS]; /* block sizes in bytes, in order */
+    size_t n_bs;
+    bool do_write;
+    bool do_read;
+    uint64_t fixed_bytes; /* > 0: fixed mode, bytes per point */
+    uint64_t file_bytes;  /* adaptive test-file size */
+    uint64_t min_ns;      /* adaptive: minimum sampled time per point */
+    uint64_t max_ns;      /* adaptive: maximum time per point */
+    uint64_t max_bytes;   /* adaptive: byte cap per point */
+    double rel_ci;        /* stability threshold, see stats.h */
+    unsigned window;      /* stability window in samples */
+    uint64_t sample_ns;   /* target length of one sample */
+    bool direct;          /* allow O_DIRECT for reads */
+    bool drop_caches;     /* also drop every cache before read points (root) */
+    bool destructive;     /* allow writing to block devices */
+    char engine[16];      /* "sync" (read/write) or "psync" (pread/pwrite) */
+    sb_progress_fn progress;
+    void *progress_ctx;
+    atomic_int *stop; /* set non-zero (from a signal handler) to stop; may be NULL */
+} sb_sweep_config;
+
+/* Fills c with the defaults: the seed's 18 sizes (8 B .. 1 MiB), write and
+ * read, adaptive, 64 MiB file, 1 s .. 10 s per point, sync engine, direct
+ * reads allowed. */
+void sb_sweep_config_init(sb_sweep_config *c);
+
+/* Runs the sweep on every path and appends one target with its tests to run.
+ * Every target is opened and checked before anything is written, so a bad
+ * target fails the call without creating a file. An I/O error (ENOSPC, EIO)
+ * ends the current test, which keeps the samples measured so far and is
+ * marked incomplete; that target's remaining points are skipped and the
+ * other targets still run; the first error is returned. A raised stop flag
+ * ends the sweep with SB_E_INTERRUPTED. Test files are removed in every
+ * case. */
+SB_MUST_CHECK sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths,
+                                     size_t n_paths, sb_run *run, sb_error *err);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+ * units.h: parsing and printing sizes and durations in storbench's own
+ * options (--bs, --size, --min-time, ...).
+ *
+ * Sizes: a whole number of bytes with an optional suffix. Binary suffixes
+ * (k K KiB Ki, m M MiB Mi, g G GiB Gi, t T TiB Ti) multiply by powers of
+ * 1024; decimal suffixes (kB KB, MB, GB, TB) by powers of 1000; "b"/"B" or
+ * no suffix means bytes. So "4k" = 4096, "512KiB" = 524288, "1kB" = 1000.
+ * fio job files follow fio's own rules instead (see jobspec).
+ *
+ * Durations: a number with ns, us, ms, s, m (minutes) or h; no suffix means
+ * seconds. Fractions are allowed ("1.5s").
+ *
+ * Every parser rejects empty strings, signs, trailing garbage ("4x"), and
+ * values that overflow 64 bits, with a message that quotes the input.
+ */
+#ifndef STORBENCH_UNITS_H
+#define STORBENCH_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storbench/status.h"
+
+/* Parses a size into bytes. what names the option for the message
+ * (e.g. "--bs"). On failure *out is 0. */
+SB_MUST_CHECK sb_status sb_parse_size(const char *s, const char *what, uint64_t *out,
+                                      sb_error *err);
+
+/* Parses a duration into nanoseconds. On failure *out is 0. */
+SB_MUST_CHECK sb_status sb_parse_time_ns(const char *s, const char *what, uint64_t *out,
+                                         sb_error *err);
+
+/* Parses a block-size list: comma-separated sizes ("4k,64k,1m") and/or
+ * ranges "LO-HI" that expand to every power of two from LO to HI (both must
+ * be powers of two, LO <= HI). Zero sizes are rejected. At most max entries
+ * are written to out; *n receives the count. Duplicates are kept in order. */
+SB_MUST_CHECK sb_status sb_parse_size_list(const char *s, const char *what, uint64_t *out,
+                                           size_t max, size_t *n, sb_error *err);
+
+/* Writes a compact size label: "8", "512", "1k", "64k", "1M", "1.5M", "2G"
+ * (binary units, the style of seed tables). Returns buf. */
+char *sb_format_size(uint64_t bytes, char *buf, size_t len);
+
+/* Writes a byte count for humans with a binary unit and one decimal:
+ * "64.0 MiB", "1.5 GiB", "512 B". Returns buf. */
+char *sb_format_bytes(uint64_t bytes, char *buf, size_t len);
+
+/* Writes a duration for humans: "850 ms", "12.3 s", "4 m 05 s". Returns buf. */
+char *sb_format_duration(uint64_t ns, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * status.c: filling sb_error and naming statuses.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "storbench/status.h"
+
+static sb_status error_vset(sb_error *err, sb_status status, int errnum, int64_t offset,
+                            const char *fmt, va_list ap)
+{
+    if (!err)
+        return status;
+    err->status = status;
+    err->errnum = errnum;
+    err->offset = offset;
+    int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    if (n < 0)
+        n = 0;
+    size_t used = (size_t)n < sizeof err->msg ? (size_t)n : sizeof err->msg - 1;
+    if (errnum != 0 && used < sizeof err->msg - 1)
+        snprintf(err->msg + used, sizeof err->msg - used, ": %s", strerror(errnum));
+    return status;
+}
+
+sb_status sb_error_set(sb_error *err, sb_status status, int errnum, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_vset(err, status, errnum, -1, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+sb_status sb_error_set_at(sb_error *err, sb_status status, int errnum, int64_t offset,
+                          const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_vset(err, status, errnum, offset, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+void sb_error_clear(sb_error *err)
+{
+    if (!err)
+        return;
+    err->status = SB_OK;
+    err->errnum = 0;
+    err->offset = -1;
+    err->msg[0] = '\0';
+}
+
+const char *sb_status_str(sb_status status)
+{
+    switch (status) {
+    case SB_OK: return "ok";
+    case SB_E_INVALID: return "invalid input";
+    case SB_E_NOMEM: return "out of memory";
+    case SB_E_IO: return "I/O error";
+    case SB_E_NOSPACE: return "no space left";
+    case SB_E_NOTFOUND: return "not found";
+    case SB_E_PERM: return "not permitted";
+    case SB_E_BUSY: return "in use";
+    case SB_E_UNSUPPORTED: return "unsupported";
+    case SB_E_INTERRUPTED: return "interrupted";
+    }
+    return "unknown status";
+}

@@ -1,0 +1,217 @@
+/*
+ * result.c: building and freeing the result model. Every string is copied
+ * on the way in, so callers keep ownership of what they pass.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "storbench/result.h"
+
+static char *dup_or_empty(const char *s)
+{
+    return strdup(s ? s : "");
+}
+
+/* Grows *arr (of *n elements of size elem) by one zeroed element. */
+static void *grow_one(void *arr, size_t *n, size_t elem)
+{
+    void *p = realloc(arr, (*n + 1) * elem);
+    if (!p)
+        return NULL;
+    memset((char *)p + *n * elem, 0, elem);
+    (*n)++;
+    return p;
+}
+
+static void kvs_free(sb_kvs *kvs)
+{
+    for (size_t i = 0; i < kvs->n; i++) {
+        free(kvs->v[i].key);
+        free(kvs->v[i].value);
+    }
+    free(kvs->v);
+    kvs->v = NULL;
+    kvs->n = 0;
+}
+
+sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value)
+{
+    char *v = dup_or_empty(value);
+    if (!v)
+        return SB_E_NOMEM;
+    for (size_t i = 0; i < kvs->n; i++) {
+        if (strcmp(kvs->v[i].key, key) == 0) {
+            free(kvs->v[i].value);
+            kvs->v[i].value = v;
+            return SB_OK;
+        }
+    }
+    char *k = strdup(key);
+    sb_kv *arr = k ? grow_one(kvs->v, &kvs->n, sizeof *arr) : NULL;
+    if (!arr) {
+        free(k);
+        free(v);
+        return SB_E_NOMEM;
+    }
+    kvs->v = arr;
+    kvs->v[kvs->n - 1].key = k;
+    kvs->v[kvs->n - 1].value = v;
+    return SB_OK;
+}
+
+sb_status sb_kvs_setf(sb_kvs *kvs, const char *key, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return sb_kvs_set(kvs, key, buf);
+}
+
+const char *sb_kvs_get(const sb_kvs *kvs, const char *key)
+{
+    for (size_t i = 0; i < kvs->n; i++)
+        if (strcmp(kvs->v[i].key, key) == 0)
+            return kvs->v[i].value;
+    return NULL;
+}
+
+sb_run *sb_run_new(const char *command, int64_t started_unix)
+{
+    sb_run *run = calloc(1, sizeof *run);
+    if (!run)
+        return NULL;
+    run->tool = strdup("storbench");
+    run->version = strdup(SB_VERSION);
+    run->command = dup_or_empty(command);
+    run->started_unix = started_unix;
+    if (!run->tool || !run->version || !run->command) {
+        sb_run_free(run);
+        return NULL;
+    }
+    return run;
+}
+
+static void test_free(sb_test *t)
+{
+    free(t->kind);
+    free(t->name);
+    free(t->error);
+    kvs_free(&t->params);
+    for (size_t i = 0; i < t->n_ms; i++) {
+        free(t->ms[i].metric);
+        free(t->ms[i].unit);
+        free(t->ms[i].samples);
+    }
+    free(t->ms);
+}
+
+void sb_run_free(sb_run *run)
+{
+    if (!run)
+        return;
+    for (size_t i = 0; i < run->n_targets; i++) {
+        sb_target_res *t = &run->targets[i];
+        free(t->path);
+        free(t->kind);
+        free(t->fs_type);
+        kvs_free(&t->info);
+        for (size_t j = 0; j < t->n_tests; j++)
+            test_free(&t->tests[j]);
+        free(t->tests);
+    }
+    free(run->targets);
+    kvs_free(&run->host);
+    kvs_free(&run->labels);
+    free(run->tool);
+    free(run->version);
+    free(run->command);
+    free(run);
+}
+
+static sb_status nomem(sb_error *err)
+{
+    return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while recording results");
+}
+
+sb_status sb_result_add_target(sb_run *run, const char *path, const char *kind, const char *fs_type,
+                               sb_target_res **out, sb_error *err)
+{
+    *out = NULL;
+    sb_target_res *arr = grow_one(run->targets, &run->n_targets, sizeof *arr);
+    if (!arr)
+        return nomem(err);
+    run->targets = arr;
+    sb_target_res *t = &arr[run->n_targets - 1];
+    t->path = dup_or_empty(path);
+    t->kind = dup_or_empty(kind);
+    t->fs_type = dup_or_empty(fs_type);
+    if (!t->path || !t->kind || !t->fs_type)
+        return nomem(err);
+    *out = t;
+    return SB_OK;
+}
+
+sb_status sb_result_add_test(sb_target_res *t, const char *kind, const char *name, sb_test **out,
+                             sb_error *err)
+{
+    *out = NULL;
+    sb_test *arr = grow_one(t->tests, &t->n_tests, sizeof *arr);
+    if (!arr)
+        return nomem(err);
+    t->tests = arr;
+    sb_test *test = &arr[t->n_tests - 1];
+    test->kind = dup_or_empty(kind);
+    test->name = dup_or_empty(name);
+    test->complete = true;
+    if (!test->kind || !test->name)
+        return nomem(err);
+    *out = test;
+    return SB_OK;
+}
+
+sb_status sb_result_add_measurement(sb_test *test, const char *metric, const char *unit,
+                                    double value, double spread, const double *samples, size_t n,
+                                    sb_error *err)
+{
+    sb_measurement *arr = grow_one(test->ms, &test->n_ms, sizeof *arr);
+    if (!arr)
+        return nomem(err);
+    test->ms = arr;
+    sb_measurement *m = &arr[test->n_ms - 1];
+    m->metric = dup_or_empty(metric);
+    m->unit = dup_or_empty(unit);
+    m->value = value;
+    m->spread = spread;
+    if (!m->metric || !m->unit)
+        return nomem(err);
+    if (samples && n) {
+        m->samples = malloc(n * sizeof *m->samples);
+        if (!m->samples)
+            return nomem(err);
+        memcpy(m->samples, samples, n * sizeof *m->samples);
+        m->n_samples = n;
+    }
+    return SB_OK;
+}
+
+sb_status sb_result_mark_incomplete(sb_test *test, const char *why, sb_error *err)
+{
+    test->complete = false;
+    free(test->error);
+    test->error = dup_or_empty(why);
+    if (!test->error)
+        return nomem(err);
+    return SB_OK;
+}
+
+const sb_measurement *sb_test_measurement(const sb_test *test, const char *metric)
+{
+    for (size_t i = 0; i < test->n_ms; i++)
+        if (strcmp(test->ms[i].metric, metric) == 0)
+            return &test->ms[i];
+    return NULL;
+}

@@ -1,0 +1,61 @@
+/*
+ * report_csv.c: tidy CSV, one row per target, direction and block size,
+ * every column named with its unit. Quoting follows RFC 4180.
+ */
+#include <string.h>
+
+#include "report/report_int.h"
+
+static void field(sb_sink *sink, const char *s, bool last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        sb_sink_puts(sink, "\"");
+        for (const char *p = s; *p; p++) {
+            if (*p == '"')
+                sb_sink_puts(sink, "\"");
+            sb_sink_write(sink, p, 1);
+        }
+        sb_sink_puts(sink, "\"");
+    } else {
+        sb_sink_puts(sink, s);
+    }
+    sb_sink_puts(sink, last ? "\n" : ",");
+}
+
+sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err)
+{
+    const char *u = o->si ? "mb_per_s" : "mib_per_s";
+    double unit = sb_report_unit_bytes(o);
+    sb_sink_printf(sink,
+                   "target,fs,direction,bs_bytes,%s,ci95_%s,cpu_pct,bytes,seconds,samples,"
+                   "io_path,mode,stop,complete,error\n",
+                   u, u);
+    for (size_t t = 0; t < run->n_targets; t++) {
+        const sb_target_res *tr = &run->targets[t];
+        for (size_t i = 0; i < tr->n_tests; i++) {
+            const sb_test *test = &tr->tests[i];
+            if (strcmp(test->kind, "sweep") != 0)
+                continue;
+            const sb_measurement *m = sb_test_measurement(test, "throughput");
+            const char *dir = sb_kvs_get(&test->params, "direction");
+            const char *path = sb_kvs_get(&test->params, "io_path");
+            const char *mode = sb_kvs_get(&test->params, "mode");
+            const char *stop = sb_kvs_get(&test->params, "stop");
+            field(sink, tr->path, false);
+            field(sink, tr->fs_type, false);
+            field(sink, dir ? dir : "", false);
+            sb_sink_printf(sink, "%llu,%.3f,%.3f,%.1f,%.0f,%.6f,%.0f,",
+                           (unsigned long long)sb_report_param_u64(test, "bs_bytes"),
+                           m ? m->value / unit : 0.0, m ? m->spread / unit : 0.0,
+                           sb_report_value(test, "cpu", 0), sb_report_value(test, "bytes", 0),
+                           sb_report_value(test, "elapsed", 0),
+                           sb_report_value(test, "samples", 0));
+            field(sink, path ? path : "", false);
+            field(sink, mode ? mode : "", false);
+            field(sink, stop ? stop : "", false);
+            field(sink, test->complete ? "yes" : "no", false);
+            field(sink, test->error ? test->error : "", true);
+        }
+    }
+    return sb_sink_status(sink, err);
+}

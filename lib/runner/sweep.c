@@ -1,0 +1,635 @@
+/*
+ * sweep.c: the block-size sweep. The measurement rules are in sweep.h; this
+ * file is the loop that applies them.
+ *
+ * The hot loops do one system call per block and nothing else that the
+ * common case does not need: no clock read, no allocation, no formatting.
+ * The clock is read once per sample, and the number of calls per sample is
+ * adapted so that a sample lasts about sample_ns (100 ms by default).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "storbench/clock.h"
+#include "storbench/stats.h"
+#include "storbench/sweep.h"
+#include "storbench/units.h"
+#include "target/target.h"
+
+#define FIRST_SAMPLE_BYTES (256u << 10)
+/* A sample holds at least this many blocks: a sample of one large block
+ * only shows where that block fell in a throttle's or a controller's
+ * dispatch rhythm, not a rate. */
+#define MIN_CALLS 4
+#define LAYOUT_BS (1u << 20)
+#define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
+#define BUF_ALIGN 4096u
+
+static const uint64_t seed_sizes[] = {
+    8,    16,   32,    64,    128,   256,    512,    1024,   2048,
+    4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576,
+};
+
+void sb_sweep_config_init(sb_sweep_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->n_bs = sizeof seed_sizes / sizeof seed_sizes[0];
+    memcpy(c->bs, seed_sizes, sizeof seed_sizes);
+    c->do_write = true;
+    c->do_read = true;
+    c->file_bytes = SB_SWEEP_DEFAULT_FILE_BYTES;
+    c->min_ns = SB_SWEEP_DEFAULT_MIN_NS;
+    c->max_ns = SB_SWEEP_DEFAULT_MAX_NS;
+    c->max_bytes = SB_SWEEP_DEFAULT_MAX_BYTES;
+    c->rel_ci = SB_STABLE_REL_CI;
+    c->window = SB_STABLE_WINDOW;
+    c->sample_ns = SB_SWEEP_DEFAULT_SAMPLE_NS;
+    c->direct = true;
+    snprintf(c->engine, sizeof c->engine, "sync");
+}
+
+/* Everything one sweep needs while it runs; lives on sb_sweep_run's stack. */
+typedef struct sweep {
+    const sb_sweep_config *c;
+    const sb_engine_ops *eng;
+    sb_stable_rule rule;
+    char *buf; /* BUF_ALIGN-aligned, max block size, random bytes */
+    uint64_t started_ns;
+    size_t point; /* points begun so far, across targets */
+    size_t n_points;
+    uint64_t done_points_ns; /* time of the points finished so far */
+    size_t done_points;
+    const char *target_path;
+} sweep;
+
+/* How one point ended. */
+typedef enum stop_reason {
+    STOP_STABLE,
+    STOP_MAX_TIME,
+    STOP_MAX_BYTES,
+    STOP_FIXED,
+    STOP_ERROR,
+    STOP_INTERRUPTED,
+} stop_reason;
+
+static const char *stop_name(stop_reason r)
+{
+    static const char *const names[] = { "stable", "max-time", "max-bytes",
+                                         "fixed",  "error",    "interrupted" };
+    return names[r];
+}
+
+static bool stop_requested(const sweep *s)
+{
+    return s->c->stop && atomic_load_explicit(s->c->stop, memory_order_relaxed) != 0;
+}
+
+static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t point_ns,
+                            double rate)
+{
+    if (!s->c->progress)
+        return;
+    uint64_t now = sb_clock_ns();
+    sb_progress p = {
+        .target = s->target_path,
+        .phase = phase,
+        .bs_bytes = bs,
+        .point = s->point,
+        .n_points = s->n_points,
+        .point_ns = point_ns,
+        .elapsed_ns = now - s->started_ns,
+        .rate = rate,
+    };
+    /* Points still to come take as long as those done so far, on average;
+     * before any is done, adaptive points take about min time each. */
+    uint64_t per_point = s->done_points      ? s->done_points_ns / s->done_points
+                         : s->c->fixed_bytes ? 0
+                                             : s->c->min_ns + s->c->min_ns / 2;
+    if (per_point) {
+        uint64_t left = (uint64_t)(s->n_points - s->point) * per_point;
+        if (point_ns < per_point)
+            left += per_point - point_ns;
+        p.eta_ns = left;
+    }
+    s->c->progress(&p, s->c->progress_ctx);
+}
+
+/* The state of one point while it runs. */
+typedef struct point {
+    sb_testfile *tf;
+    int fd;
+    bool is_write;
+    bool buffered_read; /* a buffered read that must stay cold */
+    uint64_t bs;
+    uint64_t limit; /* wrap here: file bytes rounded down to bs */
+    uint64_t pos;
+    uint64_t t0;
+    sb_samples samples;
+    uint64_t bytes; /* everything moved in the point */
+    stop_reason why;
+} point;
+
+/* Calls for the next sample: enough to last sample_ns at the rate of
+ * `bytes` over `ns` (the whole point so far, so that one sample that caught
+ * a burst or a stall does not swing the next), at least MIN_CALLS. A write sample
+ * must be sized from the durable rate like this: sized by time, it would
+ * fill the page cache at memory speed and then wait for fdatasync. */
+static uint64_t calls_for(uint64_t bytes, uint64_t ns, uint64_t sample_ns, uint64_t bs)
+{
+    if (ns == 0)
+        return MIN_CALLS;
+    double want = (double)bytes / (double)ns * (double)sample_ns / (double)bs;
+    return want < MIN_CALLS ? MIN_CALLS : (uint64_t)want;
+}
+
+static sb_status io_error(sb_error *err, const char *what, int e, uint64_t off, const char *path)
+{
+    sb_status st = e == ENOSPC ? SB_E_NOSPACE : SB_E_IO;
+    if (e == 0)
+        return sb_error_set_at(err, st, 0, (int64_t)off, "%s of '%s' at offset %llu came up short",
+                               what, path, (unsigned long long)off);
+    return sb_error_set_at(err, st, e, (int64_t)off, "%s of '%s' failed at offset %llu", what, path,
+                           (unsigned long long)off);
+}
+
+/* One whole block through the engine; a short transfer is completed with
+ * further calls (it only happens near ENOSPC or at a signal). */
+static sb_status xfer_block(const sweep *s, int fd, bool is_write, char *buf, uint64_t bs,
+                            uint64_t off, const char *path, sb_error *err)
+{
+    uint64_t done = 0;
+    while (done < bs) {
+        ssize_t r = is_write ? s->eng->write(fd, buf + done, bs - done, (int64_t)(off + done))
+                             : s->eng->read(fd, buf + done, bs - done, (int64_t)(off + done));
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return io_error(err, is_write ? "write" : "read", r < 0 ? errno : 0, off + done, path);
+        done += (uint64_t)r;
+    }
+    return SB_OK;
+}
+
+static sb_status seek_to(const sweep *s, int fd, uint64_t off, const char *path, sb_error *err)
+{
+    if (!s->eng->positional && lseek(fd, (off_t)off, SEEK_SET) < 0)
+        return io_error(err, "seek", errno, off, path);
+    return SB_OK;
+}
+
+/* Extends the test file to `bytes` with large writes, untimed, so that read
+ * points and in-place writes find real, allocated data. */
+static sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, sb_error *err)
+{
+    int fd = sb_testfile_fd(tf);
+    const char *path = sb_testfile_path(tf);
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        return io_error(err, "stat", errno, 0, path);
+    uint64_t off = (uint64_t)st.st_size / LAYOUT_BS * LAYOUT_BS;
+    if (off >= bytes)
+        return SB_OK;
+    uint64_t t0 = sb_clock_ns(), last = t0;
+    while (off < bytes) {
+        uint64_t len = bytes - off < LAYOUT_BS ? bytes - off : LAYOUT_BS;
+        ssize_t r = pwrite(fd, s->buf, len, (off_t)off);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            return io_error(err, "writing the test file", r < 0 ? errno : 0, off, path);
+        off += (uint64_t)r;
+        uint64_t now = sb_clock_ns();
+        if (now - last >= s->c->sample_ns) {
+            if (fdatasync(fd) != 0)
+                return io_error(err, "fdatasync", errno, off, path);
+            report_progress(s, "layout", LAYOUT_BS, now - t0,
+                            (double)off * 1e9 / (double)(now - t0));
+            last = sb_clock_ns();
+            if (stop_requested(s))
+                return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        }
+    }
+    if (fdatasync(fd) != 0)
+        return io_error(err, "fdatasync", errno, off, path);
+    return SB_OK;
+}
+
+/* Moves `calls` blocks, wrapping at p->limit. */
+static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *err)
+{
+    const char *path = sb_testfile_path(p->tf);
+    for (uint64_t i = 0; i < calls; i++) {
+        if (p->pos + p->bs > p->limit) {
+            p->pos = 0;
+            SB_TRY(seek_to(s, p->fd, 0, path, err));
+            /* Starting the file again: what we read on the last pass is
+             * cached now, so drop it to stay cold. */
+            if (p->buffered_read)
+                SB_TRY(sb_cache_drop_file(p->fd, 0, 0, err));
+        }
+        SB_TRY(xfer_block(s, p->fd, p->is_write, s->buf, p->bs, p->pos, path, err));
+        p->pos += p->bs;
+        p->bytes += p->bs;
+    }
+    return SB_OK;
+}
+
+/* Adaptive mode: samples until stable, max time or the byte cap. */
+static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
+{
+    const sb_sweep_config *c = s->c;
+    const char *path = sb_testfile_path(p->tf);
+    uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, c->sample_ns, c->sample_ns, p->bs);
+    for (;;) {
+        uint64_t left = c->max_bytes > p->bytes ? (c->max_bytes - p->bytes) / p->bs : 0;
+        if (left == 0)
+            left = 1;
+        if (calls > left)
+            calls = left;
+        uint64_t ts = sb_clock_ns();
+        sb_status st = run_calls(s, p, calls, err);
+        if (st == SB_OK && p->is_write && fdatasync(p->fd) != 0)
+            st = io_error(err, "fdatasync", errno, p->pos, path);
+        if (st != SB_OK)
+            return st;
+        uint64_t te = sb_clock_ns();
+        SB_TRY(sb_samples_add(&p->samples, calls * p->bs, te - ts, err));
+        report_progress(s, p->is_write ? "write" : "read", p->bs, te - p->t0,
+                        (double)(calls * p->bs) * 1e9 / (double)(te - ts ? te - ts : 1));
+        if (stop_requested(s))
+            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        if (sb_samples_stable(&p->samples, &s->rule)) {
+            p->why = STOP_STABLE;
+            return SB_OK;
+        }
+        if (te - p->t0 >= c->max_ns) {
+            p->why = STOP_MAX_TIME;
+            return SB_OK;
+        }
+        if (p->bytes >= c->max_bytes) {
+            p->why = STOP_MAX_BYTES;
+            return SB_OK;
+        }
+        calls = calls_for(sb_samples_total_bytes(&p->samples), sb_samples_total_ns(&p->samples),
+                          c->sample_ns, p->bs);
+    }
+}
+
+/* Fixed mode: exactly fixed_bytes / bs blocks from offset 0, timed as one
+ * piece (the final fdatasync included for writes). The clock is also read
+ * every ~100 ms for progress and, for reads, for interval samples. */
+static sb_status run_fixed(sweep *s, point *p, sb_error *err)
+{
+    const char *path = sb_testfile_path(p->tf);
+    uint64_t total = s->c->fixed_bytes / p->bs;
+    uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, s->c->sample_ns, s->c->sample_ns, p->bs);
+    uint64_t done = 0;
+    while (done < total) {
+        if (calls > total - done)
+            calls = total - done;
+        uint64_t ts = sb_clock_ns();
+        SB_TRY(run_calls(s, p, calls, err));
+        uint64_t te = sb_clock_ns();
+        done += calls;
+        /* A buffered write's interval only shows the page cache filling,
+         * so only reads keep interval samples. */
+        if (!p->is_write)
+            SB_TRY(sb_samples_add(&p->samples, calls * p->bs, te - ts, err));
+        report_progress(s, p->is_write ? "write" : "read", p->bs, te - p->t0,
+                        (double)(done * p->bs) * 1e9 / (double)(te - p->t0 ? te - p->t0 : 1));
+        if (stop_requested(s))
+            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        calls = calls_for(done * p->bs, te - p->t0, s->c->sample_ns, p->bs);
+    }
+    if (p->is_write && fdatasync(p->fd) != 0)
+        return io_error(err, "fdatasync", errno, p->pos, path);
+    p->why = STOP_FIXED;
+    return SB_OK;
+}
+
+/* Chooses how a read point reaches the device and makes the data cold. */
+static sb_status prepare_read(const sweep *s, point *p, const char **io_path, sb_error *err)
+{
+    int bfd = sb_testfile_fd(p->tf);
+    /* Nothing of the file may be cached when the clock starts, whichever
+     * path the reads take. */
+    SB_TRY(sb_cache_drop_file(bfd, 0, 0, err));
+    if (s->c->drop_caches)
+        SB_TRY(sb_cache_drop_all(err));
+    unsigned align = sb_testfile_dio_align(p->tf);
+    if (s->c->direct && p->bs % align == 0) {
+        int dfd;
+        sb_error ignored;
+        if (sb_testfile_direct_fd(p->tf, &dfd, &ignored) == SB_OK) {
+            p->fd = dfd;
+            *io_path = "direct";
+            return SB_OK;
+        }
+    }
+    p->fd = bfd;
+    p->buffered_read = true;
+    *io_path = s->c->drop_caches ? "buffered, caches dropped" : "buffered, file cache dropped";
+    return SB_OK;
+}
+
+/* Writes the point's results into its test (also for an incomplete point). */
+static sb_status record(const sweep *s, sb_test *test, const point *p, const char *io_path,
+                        uint64_t wall_ns, const sb_cpu_ns *cpu0, const sb_cpu_ns *cpu1,
+                        sb_error *err)
+{
+    sb_estimate est;
+    double rate, spread = 0;
+    if (s->c->fixed_bytes && p->why == STOP_FIXED) {
+        rate = wall_ns ? (double)p->bytes * 1e9 / (double)wall_ns : 0;
+    } else {
+        sb_samples_estimate(&p->samples, &s->rule, &est);
+        rate = est.rate;
+        spread = est.half_width;
+    }
+    double *rates = NULL;
+    if (p->samples.n) {
+        rates = malloc(p->samples.n * sizeof *rates);
+        if (!rates)
+            return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        for (size_t i = 0; i < p->samples.n; i++)
+            rates[i] = p->samples.v[i].ns
+                           ? (double)p->samples.v[i].bytes * 1e9 / (double)p->samples.v[i].ns
+                           : 0;
+    }
+    sb_status st = sb_kvs_set(&test->params, "direction", p->is_write ? "write" : "read");
+    if (!st)
+        st = sb_kvs_setf(&test->params, "bs_bytes", "%llu", (unsigned long long)p->bs);
+    if (!st)
+        st = sb_kvs_set(&test->params, "io_path", io_path);
+    if (!st)
+        st = sb_kvs_set(&test->params, "mode", s->c->fixed_bytes ? "fixed" : "adaptive");
+    if (!st)
+        st = sb_kvs_set(&test->params, "engine", s->eng->name);
+    if (!st)
+        st = sb_kvs_set(&test->params, "stop", stop_name(p->why));
+    if (st) {
+        free(rates);
+        return sb_error_set(err, st, 0, "out of memory");
+    }
+    st = sb_result_add_measurement(test, "throughput", "B/s", rate, spread, rates, p->samples.n,
+                                   err);
+    free(rates);
+    SB_TRY(st);
+    SB_TRY(sb_result_add_measurement(test, "cpu", "%", sb_clock_cpu_pct(cpu0, cpu1, wall_ns), 0,
+                                     NULL, 0, err));
+    SB_TRY(sb_result_add_measurement(test, "bytes", "B", (double)p->bytes, 0, NULL, 0, err));
+    SB_TRY(sb_result_add_measurement(test, "elapsed", "s", (double)wall_ns / 1e9, 0, NULL, 0, err));
+    return sb_result_add_measurement(test, "samples", "1", (double)p->samples.n, 0, NULL, 0, err);
+}
+
+/* One point: prepares, measures, records. A measurement error is returned
+ * after the test has been recorded as incomplete. */
+static sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf, uint64_t file_bytes,
+                           bool is_write, uint64_t bs, sb_error *err)
+{
+    char label[32], name[64];
+    snprintf(name, sizeof name, "%s %s", is_write ? "write" : "read",
+             sb_format_size(bs, label, sizeof label));
+    sb_test *test;
+    SB_TRY(sb_result_add_test(tres, "sweep", name, &test, err));
+
+    point p = { .tf = tf, .is_write = is_write, .bs = bs, .why = STOP_ERROR };
+    sb_samples_init(&p.samples);
+    const char *io_path = "buffered, fdatasync";
+    sb_status st = SB_OK;
+    s->point++;
+
+    if (is_write) {
+        p.fd = sb_testfile_fd(tf);
+        if (s->c->fixed_bytes) {
+            /* The seed's method: a fresh file each time, like dd of=new. */
+            st = sb_testfile_truncate(tf, 0, err);
+            if (st == SB_OK && fsync(p.fd) != 0)
+                st = io_error(err, "fsync", errno, 0, sb_testfile_path(tf));
+        }
+    } else {
+        st = prepare_read(s, &p, &io_path, err);
+    }
+    p.limit = file_bytes / bs * bs;
+    if (st == SB_OK)
+        st = seek_to(s, p.fd, 0, sb_testfile_path(tf), err);
+
+    sb_cpu_ns cpu0, cpu1;
+    sb_clock_cpu(&cpu0);
+    p.t0 = sb_clock_ns();
+    if (st == SB_OK)
+        st = s->c->fixed_bytes ? run_fixed(s, &p, err) : run_adaptive(s, &p, err);
+    uint64_t wall = sb_clock_ns() - p.t0;
+    sb_clock_cpu(&cpu1);
+    if (st == SB_E_INTERRUPTED)
+        p.why = STOP_INTERRUPTED;
+    s->done_points++;
+    s->done_points_ns += wall;
+
+    sb_error rec_err;
+    sb_status rst = record(s, test, &p, io_path, wall, &cpu0, &cpu1, &rec_err);
+    if (st != SB_OK && rst == SB_OK)
+        rst = sb_result_mark_incomplete(test, err ? err->msg : sb_status_str(st), &rec_err);
+    sb_samples_free(&p.samples);
+    if (st != SB_OK)
+        return st;
+    if (rst != SB_OK && err)
+        *err = rec_err;
+    return rst;
+}
+
+/* The file size for a target: the configured size, cut to the device or to
+ * what fits in free space (adaptive mode only; fixed mode must not change
+ * the amount it measures). */
+static sb_status plan_file(const sweep *s, const sb_target *t, uint64_t *bytes, sb_error *err)
+{
+    const sb_sweep_config *c = s->c;
+    uint64_t want = c->fixed_bytes ? c->fixed_bytes : c->file_bytes;
+    uint64_t space = sb_target_space_bytes(t);
+    char a[32], b[32];
+    if (sb_target_kind_of(t) == SB_TARGET_DEVICE) {
+        if (space && want > space) {
+            if (c->fixed_bytes)
+                return sb_error_set(err, SB_E_INVALID, 0, "'%s' holds %s, less than --size %s",
+                                    sb_target_path(t), sb_format_bytes(space, a, sizeof a),
+                                    sb_format_bytes(want, b, sizeof b));
+            want = space;
+        }
+    } else {
+        /* Keep a margin for the filesystem's own metadata. */
+        uint64_t usable = space > (space / 20 + (1u << 20)) ? space - space / 20 - (1u << 20) : 0;
+        if (want > usable) {
+            if (c->fixed_bytes || usable < MIN_FILE_BYTES)
+                return sb_error_set(err, SB_E_NOSPACE, 0,
+                                    "not enough free space in '%s': the test file needs %s, "
+                                    "%s is free",
+                                    sb_target_path(t), sb_format_bytes(want, a, sizeof a),
+                                    sb_format_bytes(space, b, sizeof b));
+            want = usable / (1u << 20) * (1u << 20);
+        }
+    }
+    uint64_t max_bs = 0;
+    for (size_t i = 0; i < c->n_bs; i++)
+        max_bs = c->bs[i] > max_bs ? c->bs[i] : max_bs;
+    if (max_bs > want)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "block size %s is larger than the %s test file on '%s'",
+                            sb_format_bytes(max_bs, a, sizeof a),
+                            sb_format_bytes(want, b, sizeof b), sb_target_path(t));
+    *bytes = want;
+    return SB_OK;
+}
+
+/* All points of one target. Returns the first error; the test file is
+ * removed whatever happens. */
+static sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run *run, sb_error *err)
+{
+    sb_target_res *tres;
+    SB_TRY(sb_result_add_target(run, sb_target_path(t),
+                                sb_target_kind_of(t) == SB_TARGET_DEVICE ? "device" : "directory",
+                                sb_target_fs_type(t), &tres, err));
+    SB_TRY(sb_target_describe(t, &tres->info, err));
+    s->target_path = sb_target_path(t);
+
+    sb_testfile *tf;
+    SB_TRY(sb_testfile_open(t, &tf, err));
+    sb_status st =
+        sb_kvs_setf(&tres->info, "test_file_bytes", "%llu", (unsigned long long)file_bytes);
+    if (st == SB_OK)
+        st = sb_kvs_setf(&tres->info, "dio_align_bytes", "%u", sb_testfile_dio_align(tf));
+    if (st != SB_OK)
+        st = sb_error_set(err, st, 0, "out of memory");
+    bool dir = sb_target_kind_of(t) == SB_TARGET_DIRECTORY;
+
+    /* Adaptive writes overwrite a laid-out file in place (no allocation
+     * inside the timed part, as fio lays out its files first). */
+    if (st == SB_OK && dir && s->c->do_write && !s->c->fixed_bytes)
+        st = lay_out(s, tf, file_bytes, err);
+    for (size_t i = 0; st == SB_OK && s->c->do_write && i < s->c->n_bs; i++)
+        st = run_point(s, tres, tf, file_bytes, true, s->c->bs[i], err);
+    if (st == SB_OK && dir && s->c->do_read)
+        st = lay_out(s, tf, file_bytes, err);
+    for (size_t i = 0; st == SB_OK && s->c->do_read && i < s->c->n_bs; i++)
+        st = run_point(s, tres, tf, file_bytes, false, s->c->bs[i], err);
+    sb_testfile_remove(tf);
+    return st;
+}
+
+/* Fills buf with pseudo-random bytes (xorshift64), so that compressing or
+ * deduplicating storage cannot shortcut the writes. */
+static void fill_random(char *buf, size_t len)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+    for (size_t i = 0; i < len; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        buf[i] = (char)(x >> 24);
+    }
+}
+
+static sb_status check_config(const sb_sweep_config *c, sb_error *err)
+{
+    if (c->n_bs == 0 || c->n_bs > SB_SWEEP_MAX_BS)
+        return sb_error_set(err, SB_E_INVALID, 0, "--bs: between 1 and %d block sizes",
+                            SB_SWEEP_MAX_BS);
+    for (size_t i = 0; i < c->n_bs; i++)
+        if (c->bs[i] == 0 || c->bs[i] > (1ull << 30))
+            return sb_error_set(err, SB_E_INVALID, 0,
+                                "--bs: block sizes must be between 1 byte and 1 GiB");
+    if (!c->do_write && !c->do_read)
+        return sb_error_set(err, SB_E_INVALID, 0, "nothing to do: neither writes nor reads");
+    if (c->window < 2)
+        return sb_error_set(err, SB_E_INVALID, 0, "the stability window needs 2 samples");
+    if (!c->fixed_bytes && c->min_ns > c->max_ns)
+        return sb_error_set(err, SB_E_INVALID, 0, "--min-time is longer than --max-time");
+    if (c->fixed_bytes) {
+        for (size_t i = 0; i < c->n_bs; i++)
+            if (c->fixed_bytes < c->bs[i])
+                return sb_error_set(
+                    err, SB_E_INVALID, 0, "--size %llu is smaller than the block size %llu",
+                    (unsigned long long)c->fixed_bytes, (unsigned long long)c->bs[i]);
+    }
+    return SB_OK;
+}
+
+sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_t n_paths,
+                       sb_run *run, sb_error *err)
+{
+    SB_TRY(check_config(c, err));
+    if (n_paths == 0)
+        return sb_error_set(err, SB_E_INVALID, 0, "no target given");
+    sweep s = { .c = c };
+    s.eng = sb_engine_find(c->engine);
+    if (!s.eng)
+        return sb_error_set(err, SB_E_INVALID, 0, "unknown engine '%s' (sync, psync)", c->engine);
+    if (s.eng->probe)
+        SB_TRY(s.eng->probe(err));
+    s.rule = (sb_stable_rule){
+        .window = c->window, .rel_ci = c->rel_ci, .min_ns = c->min_ns, .skip = 1
+    };
+
+    /* Open and check every target before anything is written. */
+    sb_target **targets = calloc(n_paths, sizeof *targets);
+    uint64_t *file_bytes = calloc(n_paths, sizeof *file_bytes);
+    sb_status st =
+        (targets && file_bytes) ? SB_OK : sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    unsigned flags = c->do_write ? SB_TARGET_WRITE : 0;
+    if (c->destructive)
+        flags |= SB_TARGET_DESTRUCTIVE;
+    for (size_t i = 0; st == SB_OK && i < n_paths; i++) {
+        /* Reads of a directory need a file written first. */
+        unsigned f = flags;
+        struct stat stt;
+        if (stat(paths[i], &stt) == 0 && S_ISDIR(stt.st_mode))
+            f |= SB_TARGET_WRITE;
+        st = sb_target_open(paths[i], f, &targets[i], err);
+        if (st == SB_OK)
+            st = plan_file(&s, targets[i], &file_bytes[i], err);
+    }
+
+    uint64_t max_bs = 0;
+    for (size_t i = 0; i < c->n_bs; i++)
+        max_bs = c->bs[i] > max_bs ? c->bs[i] : max_bs;
+    if (max_bs < LAYOUT_BS)
+        max_bs = LAYOUT_BS;
+    if (st == SB_OK) {
+        void *buf = NULL;
+        if (posix_memalign(&buf, BUF_ALIGN, (size_t)max_bs) != 0)
+            st = sb_error_set(err, SB_E_NOMEM, 0, "cannot allocate a %llu-byte buffer",
+                              (unsigned long long)max_bs);
+        s.buf = buf;
+    }
+    if (st == SB_OK) {
+        fill_random(s.buf, (size_t)max_bs);
+        s.started_ns = sb_clock_ns();
+        s.n_points = n_paths * c->n_bs * ((c->do_write ? 1u : 0u) + (c->do_read ? 1u : 0u));
+        sb_status first = SB_OK;
+        sb_error terr;
+        for (size_t i = 0; i < n_paths; i++) {
+            sb_status ts = run_target(&s, targets[i], file_bytes[i], run, &terr);
+            if (ts != SB_OK && first == SB_OK) {
+                first = ts;
+                if (err)
+                    *err = terr;
+            }
+            if (ts == SB_E_INTERRUPTED || ts == SB_E_NOMEM)
+                break;
+            /* Points of a failed target are skipped: count them as done. */
+            s.point = (i + 1) * c->n_bs * ((c->do_write ? 1u : 0u) + (c->do_read ? 1u : 0u));
+        }
+        run->elapsed_s = (double)(sb_clock_ns() - s.started_ns) / 1e9;
+        st = first;
+    }
+    for (size_t i = 0; targets && i < n_paths; i++)
+        sb_target_close(targets[i]);
+    free(targets);
+    free(file_bytes);
+    free(s.buf);
+    return st;
+}

@@ -1,0 +1,297 @@
+/*
+ * target.c: opening targets, refusing unsafe ones, and test-file lifecycle.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/fs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "probe/probe.h"
+#include "target/target.h"
+
+struct sb_testfile {
+    sb_target *target;
+    char *path;
+    int fd;
+    int direct_fd;      /* -1 until first asked for */
+    bool direct_failed; /* O_DIRECT was refused once: do not retry */
+    unsigned dio_align;
+};
+
+struct sb_target {
+    char *path;
+    sb_target_kind kind;
+    unsigned flags;
+    dev_t dev; /* st_dev of the directory, or st_rdev of the device */
+    char fs_type[64];
+    char mount_point[4096];
+    char source[4096];
+    uint64_t space_bytes;
+    unsigned logical_block; /* 0 when unknown */
+    unsigned next_file;
+    sb_testfile *open_file; /* at most one at a time */
+};
+
+static sb_status refuse(sb_error *err, sb_status st, int errnum, const char *fmt, const char *path)
+{
+    return sb_error_set(err, st, errnum, fmt, path);
+}
+
+static sb_status open_directory(sb_target *t, sb_error *err)
+{
+    struct statvfs vfs;
+    if (statvfs(t->path, &vfs) != 0)
+        return sb_error_set(err, SB_E_IO, errno, "cannot query the filesystem of '%s'", t->path);
+    t->space_bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+    if (t->flags & SB_TARGET_WRITE) {
+        if (vfs.f_flag & ST_RDONLY)
+            return refuse(err, SB_E_PERM, 0, "'%s' is on a read-only filesystem", t->path);
+        if (access(t->path, W_OK | X_OK) != 0)
+            return refuse(err, SB_E_PERM, errno, "cannot create test files in '%s'", t->path);
+    }
+    if (!sb_probe_mount_of(NULL, major(t->dev), minor(t->dev), t->fs_type, sizeof t->fs_type,
+                           t->mount_point, sizeof t->mount_point, t->source, sizeof t->source))
+        snprintf(t->fs_type, sizeof t->fs_type, "unknown");
+    /* The device behind the filesystem gives the O_DIRECT alignment when
+     * statx cannot; a source like /dev/loop0 names it. */
+    struct stat st;
+    if (t->source[0] == '/' && stat(t->source, &st) == 0 && S_ISBLK(st.st_mode))
+        t->logical_block = sb_probe_logical_block_size(NULL, major(st.st_rdev), minor(st.st_rdev));
+    return SB_OK;
+}
+
+static sb_status open_device(sb_target *t, sb_error *err)
+{
+    if ((t->flags & SB_TARGET_WRITE) && !(t->flags & SB_TARGET_DESTRUCTIVE))
+        return refuse(err, SB_E_PERM, 0,
+                      "'%s' is a block device: writing to it destroys its data and needs "
+                      "--destructive",
+                      t->path);
+    char why[512];
+    if ((t->flags & SB_TARGET_WRITE) &&
+        sb_probe_device_in_use(NULL, major(t->dev), minor(t->dev), why, sizeof why))
+        return sb_error_set(err, SB_E_BUSY, 0, "refusing to write to '%s': %s", t->path, why);
+    int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return sb_error_set(err, errno == EACCES ? SB_E_PERM : SB_E_IO, errno, "cannot open '%s'",
+                            t->path);
+    uint64_t size = 0;
+    int lbs = 0;
+    if (ioctl(fd, BLKGETSIZE64, &size) != 0)
+        size = 0;
+    if (ioctl(fd, BLKSSZGET, &lbs) != 0)
+        lbs = 0;
+    close(fd);
+    t->space_bytes = size;
+    t->logical_block = lbs > 0 ? (unsigned)lbs : 0;
+    return SB_OK;
+}
+
+sb_status sb_target_open(const char *path, unsigned flags, sb_target **out, sb_error *err)
+{
+    *out = NULL;
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        if (errno == ENOENT || errno == ENOTDIR)
+            return sb_error_set(err, SB_E_NOTFOUND, 0, "'%s' does not exist", path);
+        return sb_error_set(err, SB_E_IO, errno, "cannot examine '%s'", path);
+    }
+    if (S_ISREG(st.st_mode))
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "'%s' is a regular file: give a directory (storbench creates its "
+                            "test files there) or a block device",
+                            path);
+    if (!S_ISDIR(st.st_mode) && !S_ISBLK(st.st_mode))
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' is neither a directory nor a block device",
+                            path);
+
+    sb_target *t = calloc(1, sizeof *t);
+    if (!t || !(t->path = strdup(path))) {
+        free(t);
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    }
+    t->flags = flags;
+    t->kind = S_ISDIR(st.st_mode) ? SB_TARGET_DIRECTORY : SB_TARGET_DEVICE;
+    t->dev = S_ISDIR(st.st_mode) ? st.st_dev : st.st_rdev;
+    sb_status s = t->kind == SB_TARGET_DIRECTORY ? open_directory(t, err) : open_device(t, err);
+    if (s != SB_OK) {
+        sb_target_close(t);
+        return s;
+    }
+    *out = t;
+    return SB_OK;
+}
+
+void sb_target_close(sb_target *t)
+{
+    if (!t)
+        return;
+    sb_testfile_remove(t->open_file);
+    free(t->path);
+    free(t);
+}
+
+sb_target_kind sb_target_kind_of(const sb_target *t)
+{
+    return t->kind;
+}
+
+const char *sb_target_path(const sb_target *t)
+{
+    return t->path;
+}
+
+const char *sb_target_fs_type(const sb_target *t)
+{
+    return t->kind == SB_TARGET_DEVICE ? "" : t->fs_type;
+}
+
+uint64_t sb_target_space_bytes(const sb_target *t)
+{
+    return t->space_bytes;
+}
+
+sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err)
+{
+    sb_status s = sb_kvs_setf(kvs, "devno", "%u:%u", major(t->dev), minor(t->dev));
+    if (!s && t->source[0])
+        s = sb_kvs_set(kvs, "source", t->source);
+    if (!s && t->mount_point[0])
+        s = sb_kvs_set(kvs, "mount_point", t->mount_point);
+    if (!s && t->logical_block)
+        s = sb_kvs_setf(kvs, "logical_block_bytes", "%u", t->logical_block);
+    if (!s)
+        s = sb_kvs_setf(kvs, t->kind == SB_TARGET_DEVICE ? "size_bytes" : "free_bytes", "%llu",
+                        (unsigned long long)t->space_bytes);
+    if (s)
+        return sb_error_set(err, s, 0, "out of memory while describing '%s'", t->path);
+    return SB_OK;
+}
+
+/* The O_DIRECT alignment of an open file: statx knows it exactly on Linux
+ * 6.1 and later; before that the device's logical block size is the rule. */
+static unsigned dio_align_of(int fd, const sb_target *t)
+{
+#ifdef STATX_DIOALIGN
+    struct statx stx;
+    if (statx(fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) == 0 &&
+        (stx.stx_mask & STATX_DIOALIGN) && stx.stx_dio_offset_align > 0) {
+        unsigned a = stx.stx_dio_offset_align;
+        if (stx.stx_dio_mem_align > a)
+            a = stx.stx_dio_mem_align;
+        return a;
+    }
+#else
+    (void)fd;
+#endif
+    return t->logical_block ? t->logical_block : 4096;
+}
+
+sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err)
+{
+    *out = NULL;
+    if (t->open_file)
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' already has an open test file", t->path);
+    sb_testfile *f = calloc(1, sizeof *f);
+    if (!f)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    f->target = t;
+    f->fd = f->direct_fd = -1;
+    if (t->kind == SB_TARGET_DIRECTORY) {
+        /* A name nobody else uses: our pid, a counter, and O_EXCL. */
+        for (int tries = 0; tries < 1000 && f->fd < 0; tries++) {
+            free(f->path);
+            if (asprintf(&f->path, "%s/storbench-%ld-%u.tmp", t->path, (long)getpid(),
+                         t->next_file++) < 0) {
+                f->path = NULL;
+                break;
+            }
+            f->fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (f->fd < 0 && errno != EEXIST)
+                break;
+        }
+    } else {
+        f->path = strdup(t->path);
+        int mode = (t->flags & SB_TARGET_WRITE) ? O_RDWR | O_EXCL : O_RDONLY;
+        if (f->path)
+            f->fd = open(f->path, mode | O_CLOEXEC);
+    }
+    if (f->fd < 0) {
+        int e = errno;
+        sb_status s = e == ENOSPC ? SB_E_NOSPACE : e == EBUSY ? SB_E_BUSY : SB_E_IO;
+        sb_error_set(err, s, e, "cannot create a test file in '%s'", t->path);
+        free(f->path);
+        free(f);
+        return s;
+    }
+    f->dio_align = dio_align_of(f->fd, t);
+    t->open_file = f;
+    *out = f;
+    return SB_OK;
+}
+
+void sb_testfile_remove(sb_testfile *f)
+{
+    if (!f)
+        return;
+    if (f->direct_fd >= 0)
+        close(f->direct_fd);
+    if (f->fd >= 0)
+        close(f->fd);
+    if (f->target->kind == SB_TARGET_DIRECTORY && f->path)
+        unlink(f->path);
+    f->target->open_file = NULL;
+    free(f->path);
+    free(f);
+}
+
+const char *sb_testfile_path(const sb_testfile *f)
+{
+    return f->path;
+}
+
+int sb_testfile_fd(const sb_testfile *f)
+{
+    return f->fd;
+}
+
+sb_status sb_testfile_direct_fd(sb_testfile *f, int *fd, sb_error *err)
+{
+    *fd = -1;
+    if (f->direct_fd < 0 && !f->direct_failed) {
+        int mode = (f->target->kind == SB_TARGET_DEVICE && !(f->target->flags & SB_TARGET_WRITE))
+                       ? O_RDONLY
+                       : O_RDWR;
+        f->direct_fd = open(f->path, mode | O_DIRECT | O_CLOEXEC);
+        if (f->direct_fd < 0) {
+            f->direct_failed = true;
+            return sb_error_set(err, SB_E_UNSUPPORTED, errno, "O_DIRECT on '%s'", f->path);
+        }
+    }
+    if (f->direct_fd < 0)
+        return sb_error_set(err, SB_E_UNSUPPORTED, 0, "O_DIRECT on '%s'", f->path);
+    *fd = f->direct_fd;
+    return SB_OK;
+}
+
+unsigned sb_testfile_dio_align(const sb_testfile *f)
+{
+    return f->dio_align;
+}
+
+sb_status sb_testfile_truncate(sb_testfile *f, uint64_t size, sb_error *err)
+{
+    if (f->target->kind != SB_TARGET_DIRECTORY)
+        return SB_OK;
+    if (ftruncate(f->fd, (off_t)size) != 0)
+        return sb_error_set(err, errno == ENOSPC ? SB_E_NOSPACE : SB_E_IO, errno,
+                            "cannot resize '%s'", f->path);
+    return SB_OK;
+}

@@ -1,0 +1,81 @@
+/*
+ * target.h (library-internal): opening a TARGET safely and managing the test
+ * files measured on it.
+ *
+ * A TARGET is a directory, in which storbench creates uniquely named test
+ * files of its own and removes them again, or a block device, which is read
+ * in place and written only when the caller passes SB_TARGET_DESTRUCTIVE and
+ * nothing holds the device (mounted, a mounted partition, swap, stacked).
+ * All checks happen in sb_target_open, before anything is created, so a
+ * refused target leaves no trace.
+ */
+#ifndef SB_TARGET_H
+#define SB_TARGET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "storbench/result.h"
+#include "storbench/status.h"
+
+typedef enum sb_target_kind {
+    SB_TARGET_DIRECTORY,
+    SB_TARGET_DEVICE,
+} sb_target_kind;
+
+enum {
+    SB_TARGET_WRITE = 1u << 0,       /* the caller intends to write */
+    SB_TARGET_DESTRUCTIVE = 1u << 1, /* writing to a block device is allowed */
+};
+
+typedef struct sb_target sb_target;
+typedef struct sb_testfile sb_testfile;
+
+/* Opens and checks path for the given SB_TARGET_* flags. Refuses missing
+ * paths, regular files and other non-targets, read-only filesystems or
+ * unwritable directories (with WRITE), devices without DESTRUCTIVE (with
+ * WRITE) and devices in use. *out is NULL on failure. */
+SB_MUST_CHECK sb_status sb_target_open(const char *path, unsigned flags, sb_target **out,
+                                       sb_error *err);
+/* Closes the target; removes any test file still open on it. */
+void sb_target_close(sb_target *t);
+
+sb_target_kind sb_target_kind_of(const sb_target *t);
+const char *sb_target_path(const sb_target *t);
+/* Filesystem type ("ext4", "vfat"), or "" for a raw device. */
+const char *sb_target_fs_type(const sb_target *t);
+/* Bytes free for an unprivileged writer (directory), or the device size. */
+uint64_t sb_target_space_bytes(const sb_target *t);
+/* Adds what is known about the target (device, source, size, block size)
+ * to kvs. */
+SB_MUST_CHECK sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err);
+
+/* Creates a test file in a directory target (O_EXCL, mode 0600, a name of
+ * the form storbench-PID-N.tmp), or opens the device of a device target
+ * (read-write with O_EXCL when the target was opened for writing, else
+ * read-only). */
+SB_MUST_CHECK sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err);
+/* Closes the file's descriptors and, in a directory, unlinks it. Safe on NULL. */
+void sb_testfile_remove(sb_testfile *f);
+
+const char *sb_testfile_path(const sb_testfile *f);
+/* The buffered descriptor (always open). */
+int sb_testfile_fd(const sb_testfile *f);
+/* A second descriptor of the same file opened with O_DIRECT, opened on first
+ * use. SB_E_UNSUPPORTED when the filesystem refuses O_DIRECT. */
+SB_MUST_CHECK sb_status sb_testfile_direct_fd(sb_testfile *f, int *fd, sb_error *err);
+/* The alignment O_DIRECT needs for offsets, lengths and buffers (the logical
+ * block size, from statx's dio alignment or sysfs), 4096 when unknown. */
+unsigned sb_testfile_dio_align(const sb_testfile *f);
+
+/* Sets the file's size (directories only; a no-op on a device). */
+SB_MUST_CHECK sb_status sb_testfile_truncate(sb_testfile *f, uint64_t size, sb_error *err);
+
+/* Makes a range cold: flushes the file (fsync) and asks the kernel to drop
+ * its cached pages (POSIX_FADV_DONTNEED). len 0 means to the end. */
+SB_MUST_CHECK sb_status sb_cache_drop_file(int fd, uint64_t off, uint64_t len, sb_error *err);
+/* As root: sync and write 3 to /proc/sys/vm/drop_caches. SB_E_PERM when
+ * not permitted. */
+SB_MUST_CHECK sb_status sb_cache_drop_all(sb_error *err);
+
+#endif

@@ -1,0 +1,225 @@
+/*
+ * cli.c: option parsing from a table, signals, progress and output for the
+ * storbench program.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/clock.h"
+#include "storbench/units.h"
+
+enum { MAX_OPTS = 64 };
+
+static void print_help(const char *usage, const cli_option *opts)
+{
+    printf("%s\nOptions:\n", usage);
+    for (const cli_option *o = opts; o->name; o++) {
+        char left[64];
+        if (o->short_name)
+            snprintf(left, sizeof left, "-%c, --%s%s%s", o->short_name, o->name,
+                     o->metavar ? " " : "", o->metavar ? o->metavar : "");
+        else
+            snprintf(left, sizeof left, "    --%s%s%s", o->name, o->metavar ? " " : "",
+                     o->metavar ? o->metavar : "");
+        printf("  %-26s %s\n", left, o->help);
+    }
+    printf("  %-26s %s\n", "-h, --help", "show this help");
+}
+
+int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
+              bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg)
+{
+    struct option longs[MAX_OPTS + 2];
+    char shorts[MAX_OPTS * 2 + 4] = "+h";
+    size_t n = 0, sl = strlen(shorts);
+    shorts[0] = ':'; /* report a missing argument as ':' */
+    shorts[1] = 'h';
+    for (const cli_option *o = opts; o->name && n < MAX_OPTS; o++, n++) {
+        longs[n] = (struct option){ o->name, o->metavar ? required_argument : no_argument, NULL,
+                                    256 + (int)n };
+        if (o->short_name) {
+            shorts[sl++] = o->short_name;
+            if (o->metavar)
+                shorts[sl++] = ':';
+        }
+    }
+    shorts[sl] = '\0';
+    longs[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+    longs[n] = (struct option){ 0, 0, 0, 0 };
+
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, shorts, longs, NULL)) != -1) {
+        if (c == 'h') {
+            print_help(usage, opts);
+            return -1;
+        }
+        if (c == '?') {
+            if (optopt)
+                cli_error("unknown option '-%c' (see --help)", optopt);
+            else
+                cli_error("unknown option '%s' (see --help)", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        }
+        if (c == ':') {
+            cli_error("option '%s' needs a value", argv[optind - 1]);
+            return CLI_EXIT_USAGE;
+        }
+        int idx = -1;
+        if (c >= 256) {
+            idx = c - 256;
+        } else {
+            for (int i = 0; opts[i].name; i++)
+                if (opts[i].short_name == c)
+                    idx = i;
+        }
+        if (idx < 0 || !handle(idx, optarg, ctx))
+            return CLI_EXIT_USAGE;
+    }
+    *first_arg = optind;
+    return CLI_EXIT_OK;
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    cli_progress_done();
+    fputs("storbench: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+/* The program's only mutable global: a signal handler can reach nothing
+ * else. The library sees it only as the stop flag it is handed. */
+static atomic_int stop_flag;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    atomic_store(&stop_flag, 1);
+}
+
+atomic_int *cli_stop_flag(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    /* No SA_RESTART: a blocked system call returns EINTR and the loop
+     * checks the flag sooner. */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    return &stop_flag;
+}
+
+static uint64_t progress_last_ns;
+static bool progress_drawn;
+
+static void clock_text(uint64_t ns, char *buf, size_t len)
+{
+    uint64_t s = ns / 1000000000u;
+    snprintf(buf, len, "%llu:%02llu", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
+}
+
+void cli_progress(const sb_progress *p, void *ctx)
+{
+    (void)ctx;
+    if (!isatty(STDERR_FILENO))
+        return;
+    uint64_t now = sb_clock_ns();
+    if (progress_drawn && now - progress_last_ns < 250000000u)
+        return;
+    progress_last_ns = now;
+    char bs[32], el[32], eta[32] = "?";
+    clock_text(p->elapsed_ns, el, sizeof el);
+    if (p->eta_ns)
+        clock_text(p->eta_ns, eta, sizeof eta);
+    fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s  %.1f MiB/s  elapsed %s  ETA %s", p->point,
+            p->n_points, p->target, p->phase, sb_format_size(p->bs_bytes, bs, sizeof bs),
+            p->rate / 1048576.0, el, eta);
+    fflush(stderr);
+    progress_drawn = true;
+}
+
+void cli_progress_done(void)
+{
+    if (progress_drawn) {
+        fputs("\r\033[K", stderr);
+        fflush(stderr);
+        progress_drawn = false;
+    }
+}
+
+char *cli_command_line(int argc, char **argv)
+{
+    sb_buf b = { 0 };
+    bool ok = true;
+    for (int i = 0; i < argc && ok; i++) {
+        bool quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"\\$") != NULL;
+        if (i)
+            ok = sb_buf_append(&b, " ", 1) == SB_OK;
+        if (ok && quote)
+            ok = sb_buf_append(&b, "'", 1) == SB_OK;
+        if (ok)
+            ok = sb_buf_append(&b, argv[i], strlen(argv[i])) == SB_OK;
+        if (ok && quote)
+            ok = sb_buf_append(&b, "'", 1) == SB_OK;
+    }
+    if (!ok) {
+        sb_buf_free(&b);
+        return NULL;
+    }
+    return b.data ? b.data : strdup("");
+}
+
+int cli_print_run(const sb_run *run, const cli_output *out)
+{
+    sb_buf buf = { 0 };
+    sb_sink sink;
+    sb_error err;
+    sb_sink_init_buf(&sink, &buf);
+    if (sb_report_render(run, out->format, &out->report, &sink, &err) != SB_OK) {
+        sb_buf_free(&buf);
+        cli_error("%s", err.msg);
+        return CLI_EXIT_FAIL;
+    }
+    FILE *f = stdout;
+    if (out->path) {
+        f = fopen(out->path, "w");
+        if (!f) {
+            cli_error("cannot write '%s': %s", out->path, strerror(errno));
+            sb_buf_free(&buf);
+            return CLI_EXIT_FAIL;
+        }
+    }
+    size_t len = buf.len;
+    bool ok = fwrite(buf.data ? buf.data : "", 1, len, f) == len;
+    ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    sb_buf_free(&buf);
+    if (!ok) {
+        cli_error("writing %s failed: %s", out->path ? out->path : "the output", strerror(errno));
+        if (out->path)
+            unlink(out->path);
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+int cli_finish(sb_status st, const sb_error *err)
+{
+    if (st == SB_OK)
+        return CLI_EXIT_OK;
+    cli_error("%s", err->msg[0] ? err->msg : sb_status_str(st));
+    return st == SB_E_INTERRUPTED ? CLI_EXIT_INTERRUPTED : CLI_EXIT_FAIL;
+}

@@ -1,0 +1,77 @@
+/*
+ * cli.h: what the subcommands of the storbench program share: the option
+ * table that drives both parsing and --help, signals, progress on stderr,
+ * and printing a run.
+ */
+#ifndef SB_CLI_H
+#define SB_CLI_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "storbench/report.h"
+#include "storbench/result.h"
+#include "storbench/status.h"
+#include "storbench/sweep.h"
+
+/* Exit codes. */
+enum {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_FAIL = 1,  /* the measurement failed or was refused */
+    CLI_EXIT_USAGE = 2, /* bad options */
+    CLI_EXIT_INTERRUPTED = 130,
+};
+
+/* One command-line option; a table of these drives getopt_long and --help. */
+typedef struct cli_option {
+    const char *name;    /* long name without "--" */
+    char short_name;     /* 0 for none */
+    const char *metavar; /* NULL for a flag */
+    const char *help;
+} cli_option;
+
+/* Parses argv against opts (terminated by a zeroed entry). For each option
+ * found, calls handle(index into opts, argument or NULL, ctx), which returns
+ * false after printing an error. Non-option arguments are left in
+ * argv[*first_arg .. argc). Returns a CLI_EXIT_* code: OK, USAGE, or -1
+ * when --help was printed (the caller exits 0). */
+int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
+              bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg);
+
+/* Prints "storbench: <message>" on stderr. */
+void cli_error(const char *fmt, ...) SB_PRINTF(1, 2);
+
+/* Installs SIGINT/SIGTERM/SIGHUP handlers that raise the returned flag. */
+atomic_int *cli_stop_flag(void);
+
+/* A progress callback that draws one line on stderr when it is a terminal
+ * (ctx: NULL). */
+void cli_progress(const sb_progress *p, void *ctx);
+/* Clears the progress line, if one was drawn. */
+void cli_progress_done(void);
+
+/* The command line as one string (arguments with spaces quoted). The caller
+ * frees it. */
+char *cli_command_line(int argc, char **argv);
+
+/* Output options shared by the measuring commands. */
+typedef struct cli_output {
+    sb_format format;
+    sb_report_opts report;
+    const char *path; /* NULL: stdout */
+    bool quiet;
+} cli_output;
+
+/* Renders run as asked; returns a CLI_EXIT_* code. */
+int cli_print_run(const sb_run *run, const cli_output *out);
+
+/* Maps the outcome of a measurement to an exit code, printing its error. */
+int cli_finish(sb_status st, const sb_error *err);
+
+/* Subcommands: argv[0] is the subcommand's name; cmdline is the whole
+ * command line as typed, recorded with the run. */
+int cmd_sweep(const char *cmdline, int argc, char **argv);
+int cmd_run(const char *cmdline, int argc, char **argv);
+
+#endif

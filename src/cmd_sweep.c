@@ -1,0 +1,211 @@
+/*
+ * cmd_sweep.c: `storbench sweep` and `storbench run` (for now, a short
+ * sequential sweep; the standard suite grows here).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "storbench/clock.h"
+#include "storbench/probe.h"
+#include "storbench/units.h"
+
+enum {
+    O_BS,
+    O_SIZE,
+    O_FILE_SIZE,
+    O_MIN_TIME,
+    O_MAX_TIME,
+    O_MAX_BYTES,
+    O_SPREAD,
+    O_ONLY,
+    O_NO_DIRECT,
+    O_DROP_CACHES,
+    O_ENGINE,
+    O_DESTRUCTIVE,
+    O_FORMAT,
+    O_OUTPUT,
+    O_SI,
+    O_QUIET,
+};
+
+static const cli_option sweep_opts[] = {
+    [O_BS] = { "bs", 'b', "LIST",
+               "block sizes: 4k,64k,1m or a power-of-two range 512-1m (default 8-1m)" },
+    [O_SIZE] = { "size", 's', "SIZE",
+                 "fixed mode: write and read exactly SIZE per block size (the seed method)" },
+    [O_FILE_SIZE] = { "file-size", 0, "SIZE", "test file size in adaptive mode (default 64m)" },
+    [O_MIN_TIME] = { "min-time", 0, "TIME", "adaptive: least time per point (default 1s)" },
+    [O_MAX_TIME] = { "max-time", 0, "TIME", "adaptive: most time per point (default 10s)" },
+    [O_MAX_BYTES] = { "max-bytes", 0, "SIZE", "adaptive: most bytes per point (default 4g)" },
+    [O_SPREAD] = { "spread", 0, "PCT",
+                   "adaptive: stop when the 95% spread is within PCT% of the mean (default 2)" },
+    [O_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests" },
+    [O_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (reads are buffered, made cold)" },
+    [O_DROP_CACHES] = { "drop-caches", 0, NULL,
+                        "also drop all caches before each read point (root)" },
+    [O_ENGINE] = { "engine", 0, "NAME", "sync (read/write, default) or psync (pread/pwrite)" },
+    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
+                        "allow writing to a block device (never to a mounted one)" },
+    [O_FORMAT] = { "format", 'f', "FMT", "text (default), csv or json" },
+    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
+    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
+    [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
+    { 0 },
+};
+
+typedef struct sweep_args {
+    sb_sweep_config cfg;
+    cli_output out;
+} sweep_args;
+
+/* Parses a percentage such as "2" or "2%" into a fraction. */
+static bool parse_pct(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || (*end && strcmp(end, "%") != 0) || !(v > 0 && v < 100))
+        return false;
+    *out = v / 100.0;
+    return true;
+}
+
+static bool sweep_option(int idx, const char *arg, void *ctx)
+{
+    sweep_args *a = ctx;
+    sb_sweep_config *c = &a->cfg;
+    sb_error err;
+    sb_status st = SB_OK;
+    switch (idx) {
+    case O_BS: st = sb_parse_size_list(arg, "--bs", c->bs, SB_SWEEP_MAX_BS, &c->n_bs, &err); break;
+    case O_SIZE:
+        st = sb_parse_size(arg, "--size", &c->fixed_bytes, &err);
+        if (st == SB_OK && c->fixed_bytes == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--size: must be more than 0");
+        break;
+    case O_FILE_SIZE:
+        st = sb_parse_size(arg, "--file-size", &c->file_bytes, &err);
+        if (st == SB_OK && c->file_bytes == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--file-size: must be more than 0");
+        break;
+    case O_MIN_TIME: st = sb_parse_time_ns(arg, "--min-time", &c->min_ns, &err); break;
+    case O_MAX_TIME:
+        st = sb_parse_time_ns(arg, "--max-time", &c->max_ns, &err);
+        if (st == SB_OK && c->max_ns == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-time: must be more than 0");
+        break;
+    case O_MAX_BYTES:
+        st = sb_parse_size(arg, "--max-bytes", &c->max_bytes, &err);
+        if (st == SB_OK && c->max_bytes == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-bytes: must be more than 0");
+        break;
+    case O_SPREAD:
+        if (!parse_pct(arg, &c->rel_ci))
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--spread: '%s' is not a percentage between 0 and 100", arg);
+        break;
+    case O_ONLY:
+        if (strcmp(arg, "write") == 0)
+            c->do_read = false;
+        else if (strcmp(arg, "read") == 0)
+            c->do_write = false;
+        else
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--only: '%s' is not 'write' or 'read'", arg);
+        break;
+    case O_NO_DIRECT: c->direct = false; break;
+    case O_DROP_CACHES: c->drop_caches = true; break;
+    case O_ENGINE:
+        if (strcmp(arg, "sync") != 0 && strcmp(arg, "psync") != 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--engine: '%s' is not an engine (sync, psync)", arg);
+        else
+            snprintf(c->engine, sizeof c->engine, "%s", arg);
+        break;
+    case O_DESTRUCTIVE: c->destructive = true; break;
+    case O_FORMAT: st = sb_report_parse_format(arg, &a->out.format, &err); break;
+    case O_OUTPUT: a->out.path = arg; break;
+    case O_SI: a->out.report.si = true; break;
+    case O_QUIET: a->out.quiet = true; break;
+    default: break;
+    }
+    if (st != SB_OK) {
+        cli_error("%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+/* Measures, prints what was measured (also after an error or an
+ * interruption), and returns the exit code. */
+static int measure_and_print(sweep_args *a, const char *cmdline, const char *const *paths, size_t n)
+{
+    a->cfg.stop = cli_stop_flag();
+    if (!a->out.quiet)
+        a->cfg.progress = cli_progress;
+    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
+    sb_error err;
+    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
+        cli_error("out of memory");
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    sb_status st = sb_sweep_run(&a->cfg, paths, n, run, &err);
+    cli_progress_done();
+    int rc = CLI_EXIT_OK;
+    if (run->n_targets > 0)
+        rc = cli_print_run(run, &a->out);
+    int rc2 = cli_finish(st, &err);
+    sb_run_free(run);
+    return rc2 != CLI_EXIT_OK ? rc2 : rc;
+}
+
+static const char sweep_usage[] =
+    "usage: storbench sweep [OPTIONS] TARGET...\n"
+    "\n"
+    "Write and read throughput per block size, one system call per block, each\n"
+    "TARGET (a directory, or a block device) in its own column. Writes are timed\n"
+    "to fdatasync; reads are cold (O_DIRECT, or buffered after dropping the cache).\n"
+    "Each point runs until its rate is steady (adaptive), or with --size exactly\n"
+    "SIZE per block size as `dd bs=N count=SIZE/N conv=fdatasync` would.\n";
+
+int cmd_sweep(const char *cmdline, int argc, char **argv)
+{
+    sweep_args a = { .out = { .format = SB_FORMAT_TEXT } };
+    sb_sweep_config_init(&a.cfg);
+    int first;
+    int rc = cli_parse(argc, argv, sweep_opts, sweep_usage, sweep_option, &a, &first);
+    if (rc != CLI_EXIT_OK)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    if (first >= argc) {
+        cli_error("sweep: no TARGET given (a directory or a block device; see --help)");
+        return CLI_EXIT_USAGE;
+    }
+    return measure_and_print(&a, cmdline, (const char *const *)argv + first,
+                             (size_t)(argc - first));
+}
+
+static const char run_usage[] =
+    "usage: storbench run [OPTIONS] [TARGET...]\n"
+    "\n"
+    "The standard check on each TARGET (default: the current directory): sequential\n"
+    "write and cold read throughput at 4k, 64k and 1m block sizes, measured as\n"
+    "`storbench sweep --bs 4k,64k,1m` does.\n";
+
+int cmd_run(const char *cmdline, int argc, char **argv)
+{
+    sweep_args a = { .out = { .format = SB_FORMAT_TEXT } };
+    sb_sweep_config_init(&a.cfg);
+    a.cfg.n_bs = 3;
+    a.cfg.bs[0] = 4096;
+    a.cfg.bs[1] = 65536;
+    a.cfg.bs[2] = 1048576;
+    int first;
+    int rc = cli_parse(argc, argv, sweep_opts, run_usage, sweep_option, &a, &first);
+    if (rc != CLI_EXIT_OK)
+        return rc < 0 ? CLI_EXIT_OK : rc;
+    static const char *const here[] = { "." };
+    if (first >= argc)
+        return measure_and_print(&a, cmdline, here, 1);
+    return measure_and_print(&a, cmdline, (const char *const *)argv + first,
+                             (size_t)(argc - first));
+}

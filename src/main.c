@@ -1,0 +1,61 @@
+/*
+ * main.c: the storbench program. It parses the subcommand and hands over;
+ * everything that measures lives in libstorbench.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+typedef struct command {
+    const char *name;
+    int (*fn)(const char *cmdline, int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    { "run", cmd_run, "the standard check on each TARGET (default: the current directory)" },
+    { "sweep", cmd_sweep,
+      "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f, "usage: storbench COMMAND [OPTIONS] [TARGET...]\n\n"
+               "How fast is this storage, on this machine, really? A TARGET is a directory\n"
+               "(storbench creates and removes its own test files there) or a block device\n"
+               "(read-only unless --destructive; never written while mounted).\n\n"
+               "Commands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n'storbench COMMAND --help' lists a command's options; man storbench(1) has "
+               "the rest.\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 ||
+        strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+        printf("storbench %s\n", SB_VERSION);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) == 0) {
+            char *cmdline = cli_command_line(argc, argv);
+            int rc = commands[i].fn(cmdline ? cmdline : argv[1], argc - 1, argv + 1);
+            free(cmdline);
+            return rc;
+        }
+    }
+    fprintf(stderr, "storbench: unknown command '%s' (see storbench --help)\n", argv[1]);
+    return CLI_EXIT_USAGE;
+}

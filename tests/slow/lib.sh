@@ -1,0 +1,721 @@
+# shellcheck shell=bash
+#
+# tests/slow/lib.sh: fixtures for storbench's slow tests. It gives loop devices
+# with a known true speed (a sparse file behind a direct-I/O loop device,
+# throttled by the block cgroup), filesystems and mounts on them, and checks.
+# Everything a test changes on the machine is undone when the test ends,
+# including when it fails or is interrupted.
+#
+#     . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+#     sb_require_root; sb_require_loop; sb_require_blkio
+#     sb_loop_create 64 dev                  # sets $dev, e.g. /dev/loop3
+#     sb_throttle "$dev" wbps=8M rbps=16M    # 8 MiB/s write, 16 MiB/s read
+#     sb_mkfs "$dev" ext4
+#     sb_mount "$dev" mnt                    # sets $mnt
+#     ...                                    # the test; cleanup runs on exit
+#
+# Conventions
+#  * Exit codes are meson's: 0 pass, 1 fail (sb_fail), 77 skip (sb_skip).
+#  * A function that returns a value takes the NAME of a variable as its last
+#    argument and sets it in the caller with printf -v: `sb_loop_create 64 dev`.
+#    That keeps it in the test's own shell. `dev=$(sb_loop_create 64)` would
+#    run it in a subshell, where sb_fail or sb_skip only ends the subshell. The
+#    form without a NAME prints the value on stdout, for interactive use.
+#    Don't name your variable _sb_*: that prefix belongs to this library.
+#  * Every change (mount, throttle rule, loop device, file, cgroup move) is
+#    written to a journal file *before* it is made. sb_cleanup undoes what the
+#    journal lists, so a change made in a subshell is undone as well.
+#  * sb_cleanup runs on EXIT, INT, TERM and HUP. Don't replace the EXIT trap;
+#    if you need your own, call sb_cleanup from it. meson ends a test that
+#    times out (and a test still running when meson gets Ctrl-C) by sending
+#    SIGTERM to its process group and SIGKILL 0.5 s later. SIGKILL cannot be
+#    trapped, so a guardian runs next to each test. The guardian is this file
+#    run as a program, in its own session, so the group kill misses it. It
+#    waits for the test process to die, then replays whatever the journal still
+#    lists. It writes a log to $SB_TMP/storbench-test.*.cleanup.log and deletes
+#    the log again when everything was undone.
+#  * Works under `set -euo pipefail`. Needs bash >= 4.4.
+#  * Environment: SB_TMP (where the working dir goes, default /tmp),
+#    STORBENCH (path of the storbench binary, set by meson).
+
+if [[ -z ${BASH_VERSION:-} ]]; then
+    echo "lib.sh: needs bash" >&2
+    exit 1
+fi
+
+# SB_BIN: path to the storbench binary, from the environment variable
+# STORBENCH, which meson sets. Check it with sb_require_bin.
+SB_BIN=${STORBENCH:-}
+
+# --------------------------------------------------------------------------
+# Results
+
+# sb_skip REASON...: print "SKIP: REASON" on stdout and exit 77, meson's skip
+# code. Cleanup runs through the EXIT trap.
+sb_skip() {
+    printf 'SKIP: %s\n' "$*"
+    exit 77
+}
+
+# sb_fail MSG...: print "FAIL: MSG" on stderr and exit 1. Cleanup runs
+# through the EXIT trap.
+sb_fail() {
+    printf 'FAIL: %s\n' "$*" >&2
+    exit 1
+}
+
+# --------------------------------------------------------------------------
+# Requirements: each one skips the test, with the reason, when it is not met.
+
+# sb_require_root: skip unless running as root.
+sb_require_root() {
+    [[ $EUID -eq 0 ]] || sb_skip "needs root (running as uid $EUID)"
+}
+
+# sb_require_cmd CMD...: skip unless every CMD is on PATH.
+sb_require_cmd() {
+    local c
+    for c in "$@"; do
+        command -v -- "$c" >/dev/null 2>&1 || sb_skip "command not found: $c"
+    done
+}
+
+# sb_require_bin: skip unless $SB_BIN (from $STORBENCH) is an executable file.
+sb_require_bin() {
+    [[ -n $SB_BIN ]] ||
+        sb_skip "storbench binary unknown: set STORBENCH=/path/to/storbench (meson does)"
+    [[ -f $SB_BIN && -x $SB_BIN ]] ||
+        sb_skip "storbench binary not executable: STORBENCH=$SB_BIN"
+}
+
+# sb_require_loop: skip unless losetup works here, checked by really
+# attaching (with --direct-io=on) and detaching a small file.
+sb_require_loop() {
+    local f dev err
+    sb_require_cmd losetup truncate lsblk
+    [[ $EUID -eq 0 ]] || sb_skip "loop devices need root (running as uid $EUID)"
+    if [[ ! -e /dev/loop-control ]]; then
+        modprobe loop >/dev/null 2>&1 || true
+        [[ -e /dev/loop-control ]] || sb_skip "no /dev/loop-control (loop driver missing?)"
+    fi
+    _sb_ensure_init
+    f=$_SB_ROOT/loop-probe.img
+    _sb_journal_add P "$f"
+    _sb_journal_add L "$f"
+    truncate -s 1M "$f" || sb_fail "cannot create $f"
+    if ! dev=$(losetup -f --show --direct-io=on "$f" 2>"$_SB_ROOT/losetup.err"); then
+        err=$(<"$_SB_ROOT/losetup.err")
+        sb_skip "cannot attach a loop device: ${err:-losetup failed}"
+    fi
+    losetup -d "$dev" 2>/dev/null || true
+    rm -f -- "$f"
+}
+
+# sb_require_blkio: skip unless block I/O throttling can be set up.
+#  cgroup v1: the throttle files of the blkio root must be writable. Rules
+#   there only apply to I/O issued from the root blkio cgroup (v1 throttling
+#   is flat), and writeback is always issued from there. So a test that runs
+#   in another blkio cgroup is moved into the root, and moved back at cleanup.
+#  cgroup v2: limits go to io.max of the test's cgroup, which applies to
+#   its I/O and, with the memory controller, to its writeback. In the root
+#   cgroup, which has no io.max, the test moves into a new child cgroup that
+#   has io (and memory) enabled. Both are undone at cleanup. Elsewhere
+#   without io.max the test is skipped.
+# Call it in the test's own shell, not in a subshell: it can move the process.
+sb_require_blkio() {
+    [[ ${_SB_CG_READY:-} == "$BASHPID" ]] && return 0
+    [[ $EUID -eq 0 ]] || sb_skip "blkio throttling needs root (running as uid $EUID)"
+    _sb_ensure_init
+    local mnt own child f
+    mnt=$(awk '$3 == "cgroup" && ("," $4 ",") ~ /,blkio,/ { print $2; exit }' \
+        "${_SB_MOUNTS_FILE:-/proc/mounts}")
+    if [[ -n $mnt ]]; then
+        for f in read_bps write_bps read_iops write_iops; do
+            [[ -e $mnt/blkio.throttle.${f}_device ]] ||
+                sb_skip "cgroup v1 blkio at $mnt has no blkio.throttle.${f}_device (kernel without CONFIG_BLK_DEV_THROTTLING?)"
+            [[ -w $mnt/blkio.throttle.${f}_device ]] ||
+                sb_skip "$mnt/blkio.throttle.${f}_device is not writable (read-only cgroup mount?)"
+        done
+        own=$(awk -F: '("," $2 ",") ~ /,blkio,/ { print $3; exit }' \
+            "${_SB_CGROUP_FILE:-/proc/$BASHPID/cgroup}")
+        if [[ -n $own && $own != / ]]; then
+            _sb_journal_add C move "$mnt$own/cgroup.procs"
+            _sb_write "$mnt/cgroup.procs" "$BASHPID" ||
+                sb_skip "cannot move the test from blkio cgroup $own to the root, where the throttle rules apply: $_SB_ERR"
+        fi
+        _SB_CG_MODE=v1
+        _SB_CG_DIR=$mnt
+        _SB_CG_READY=$BASHPID
+        return 0
+    fi
+    mnt=$(awk '$3 == "cgroup2" { print $2; exit }' "${_SB_MOUNTS_FILE:-/proc/mounts}")
+    [[ -n $mnt ]] || sb_skip "no block I/O throttling: neither cgroup v1 blkio nor cgroup v2 is mounted"
+    _sb_has_word io "$mnt/cgroup.controllers" ||
+        sb_skip "cgroup v2 at $mnt has no io controller (bound to a v1 hierarchy, or kernel without CONFIG_BLK_DEV_THROTTLING)"
+    own=$(awk -F: '$1 == "0" { print $3; exit }' "${_SB_CGROUP_FILE:-/proc/$BASHPID/cgroup}")
+    [[ -n $own ]] || sb_skip "cannot find this process's cgroup v2 in /proc/$BASHPID/cgroup"
+    [[ $own == / ]] && own=
+    if [[ -n $own && -w $mnt$own/io.max ]]; then
+        _SB_CG_DIR=$mnt$own
+    elif [[ -z $own ]]; then
+        # The root cgroup has no io.max: move into a fresh child. The root
+        # may have processes and still enable controllers for children.
+        for f in io memory; do
+            _sb_has_word "$f" "$mnt/cgroup.controllers" || continue
+            _sb_has_word "$f" "$mnt/cgroup.subtree_control" && continue
+            _sb_journal_add C subtree "$mnt" "-$f"
+            _sb_write "$mnt/cgroup.subtree_control" "+$f" ||
+                sb_skip "cgroup v2: cannot enable $f in $mnt/cgroup.subtree_control: $_SB_ERR"
+        done
+        child=$mnt/storbench-test.$BASHPID
+        _sb_journal_add C cgdir "$child" "$mnt/cgroup.procs"
+        mkdir "$child" 2>/dev/null || [[ -d $child ]] ||
+            sb_skip "cgroup v2: cannot create $child"
+        _sb_write "$child/cgroup.procs" "$BASHPID" ||
+            sb_skip "cgroup v2: cannot move the test into $child: $_SB_ERR"
+        [[ -w $child/io.max ]] || sb_skip "cgroup v2: $child has no writable io.max"
+        _SB_CG_DIR=$child
+    else
+        sb_skip "cgroup v2: this test runs in $own, which has no io.max (io is not enabled in its parent's cgroup.subtree_control); run it from the root cgroup or enable io there"
+    fi
+    _SB_CG_MODE=v2
+    _SB_CG_READY=$BASHPID
+}
+
+# --------------------------------------------------------------------------
+# Fixtures: each registers its undo in the journal before changing anything.
+
+# sb_tmpdir [VAR]: create a new empty directory inside this test's working
+# directory (itself under ${SB_TMP:-/tmp}). It is removed at cleanup. Sets
+# VAR, or prints the path when no VAR is given.
+sb_tmpdir() {
+    local _sb_var=${1:-} _sb_d
+    _sb_check_var "$_sb_var"
+    _sb_ensure_init
+    _sb_d=$(mktemp -d "$_SB_ROOT/tmp.XXXXXX") || sb_fail "sb_tmpdir: mktemp failed in $_SB_ROOT"
+    _sb_journal_add P "$_sb_d"
+    _sb_set "$_sb_var" "$_sb_d"
+}
+
+# sb_loop_create SIZE_MIB [VAR]: create a sparse backing file of SIZE_MIB MiB
+# in the working directory and attach it with
+# `losetup -f --show --direct-io=on`. It is detached and removed at cleanup.
+# Sets VAR to the device (/dev/loopN), or prints it when no VAR is given.
+# Warns on stderr when the kernel did not turn direct I/O on.
+sb_loop_create() {
+    local _sb_size=${1:-} _sb_var=${2:-} _sb_back _sb_dev _sb_dio
+    [[ $_sb_size =~ ^[1-9][0-9]*$ ]] || sb_fail "usage: sb_loop_create SIZE_MIB [VAR] (got '$_sb_size')"
+    _sb_check_var "$_sb_var"
+    _sb_ensure_init
+    _sb_back=$(mktemp "$_SB_ROOT/loop.XXXXXX.img") || sb_fail "sb_loop_create: mktemp failed in $_SB_ROOT"
+    _sb_journal_add P "$_sb_back"
+    _sb_journal_add L "$_sb_back"
+    truncate -s "${_sb_size}M" "$_sb_back" || sb_fail "sb_loop_create: truncate -s ${_sb_size}M $_sb_back failed"
+    _sb_dev=$(losetup -f --show --direct-io=on "$_sb_back" 2>"$_SB_ROOT/losetup.err") ||
+        sb_fail "losetup -f --show --direct-io=on $_sb_back: $(<"$_SB_ROOT/losetup.err")"
+    [[ $_sb_dev == /dev/* && -b $_sb_dev ]] || sb_fail "losetup printed '$_sb_dev', not a block device"
+    _sb_dio=$(cat "/sys/block/${_sb_dev##*/}/loop/dio" 2>/dev/null) || _sb_dio=
+    [[ $_sb_dio == 1 ]] ||
+        _sb_log "warning: direct I/O is off on $_sb_dev (does the file system of $_SB_ROOT support O_DIRECT?)"
+    _sb_settle
+    _sb_set "$_sb_var" "$_sb_dev"
+}
+
+# sb_throttle DEV [rbps=N] [wbps=N] [riops=N] [wiops=N]: limit reads and
+# writes of DEV in bytes/s (rbps, wbps) and operations/s (riops, wiops).
+# N may end in K, M or G (x1024, x1024^2, x1024^3): wbps=8M is 8 MiB/s. N=0
+# removes that limit. Rules are set for DEV's MAJ:MIN (from lsblk): the blkio
+# throttle files in cgroup v1, io.max in cgroup v2. Calls sb_require_blkio
+# first. At cleanup, v1 gets "MAJ:MIN 0" in each file it wrote, and v2 gets
+# "MAJ:MIN rbps=max wbps=max riops=max wiops=max".
+sb_throttle() {
+    local dev=${1:-} mm kv key val file spec=() f
+    [[ $# -ge 2 ]] || sb_fail "usage: sb_throttle DEV [rbps=N] [wbps=N] [riops=N] [wiops=N]"
+    shift
+    [[ -b $dev ]] || sb_fail "sb_throttle: $dev is not a block device"
+    sb_require_blkio
+    mm=$(_sb_majmin "$dev") || sb_fail "sb_throttle: cannot find MAJ:MIN of $dev"
+    for kv in "$@"; do
+        key=${kv%%=*}
+        val=${kv#*=}
+        [[ $kv == *=* ]] || sb_fail "sb_throttle: expected KEY=N, got '$kv'"
+        val=$(_sb_number "$val") || sb_fail "sb_throttle: bad number in '$kv'"
+        case $key in
+            rbps) f=read_bps ;;
+            wbps) f=write_bps ;;
+            riops) f=read_iops ;;
+            wiops) f=write_iops ;;
+            *) sb_fail "sb_throttle: unknown limit '$key' (rbps, wbps, riops, wiops)" ;;
+        esac
+        if [[ $_SB_CG_MODE == v1 ]]; then
+            file=$_SB_CG_DIR/blkio.throttle.${f}_device
+            _sb_journal_add_once T "$file" "$mm" "$mm 0"
+            _sb_write "$file" "$mm $val" || sb_fail "sb_throttle: writing '$mm $val' to $file: $_SB_ERR"
+            if [[ $val != 0 ]] && ! _sb_has_line "$file" "$mm $val"; then
+                sb_fail "sb_throttle: $file does not show '$mm $val' after writing it"
+            fi
+        else
+            [[ $val == 0 ]] && val=max
+            spec+=("$key=$val")
+        fi
+    done
+    if [[ $_SB_CG_MODE == v2 ]]; then
+        file=$_SB_CG_DIR/io.max
+        _sb_journal_add_once T "$file" "$mm" "$mm rbps=max wbps=max riops=max wiops=max"
+        _sb_write "$file" "$mm ${spec[*]}" || sb_fail "sb_throttle: writing '$mm ${spec[*]}' to $file: $_SB_ERR"
+    fi
+}
+
+# sb_mkfs DEV FSTYPE [EXTRA_ARGS...]: make a file system on DEV without
+# asking and without output (shown only if it fails). ext2/3/4 use
+# -E lazy_itable_init=0,lazy_journal_init=0: otherwise ext4lazyinit keeps
+# writing in the background after mount, using the throttled bandwidth the
+# test measures. vfat uses mkfs.vfat, xfs/btrfs/f2fs use -f, and any other
+# type uses mkfs.FSTYPE. Skips when the mkfs program is missing.
+sb_mkfs() {
+    local dev=${1:-} fs=${2:-} cmd out
+    [[ -n $dev && -n $fs ]] || sb_fail "usage: sb_mkfs DEV FSTYPE [EXTRA_ARGS...]"
+    shift 2
+    [[ -b $dev ]] || sb_fail "sb_mkfs: $dev is not a block device"
+    case $fs in
+        ext2 | ext3 | ext4) cmd=("mkfs.$fs" -q -F -E "lazy_itable_init=0,lazy_journal_init=0") ;;
+        vfat | fat) cmd=(mkfs.vfat) ;;
+        xfs | btrfs | f2fs) cmd=("mkfs.$fs" -q -f) ;;
+        *) cmd=("mkfs.$fs") ;;
+    esac
+    command -v "${cmd[0]}" >/dev/null 2>&1 || sb_skip "command not found: ${cmd[0]} (to make $fs)"
+    cmd+=("$@" "$dev")
+    out=$("${cmd[@]}" 2>&1 </dev/null) || sb_fail "${cmd[*]} failed: $out"
+    _sb_settle
+}
+
+# sb_mount DEV [VAR [OPTIONS]]: mount DEV, with `-o OPTIONS` if given, on a
+# new directory in the working directory. It is unmounted at cleanup. Sets
+# VAR to the mount point, or prints it when no VAR is given.
+sb_mount() {
+    local _sb_dev=${1:-} _sb_var=${2:-} _sb_opts=${3:-} _sb_mp _sb_out
+    [[ -n $_sb_dev ]] || sb_fail "usage: sb_mount DEV [VAR [OPTIONS]]"
+    _sb_check_var "$_sb_var"
+    _sb_ensure_init
+    _sb_mp=$(mktemp -d "$_SB_ROOT/mnt.XXXXXX") || sb_fail "sb_mount: mktemp failed in $_SB_ROOT"
+    _sb_journal_add P "$_sb_mp"
+    _sb_journal_add M "$_sb_mp"
+    _sb_out=$(mount ${_sb_opts:+-o "$_sb_opts"} "$_sb_dev" "$_sb_mp" 2>&1) ||
+        sb_fail "mount ${_sb_opts:+-o $_sb_opts }$_sb_dev $_sb_mp: $_sb_out"
+    _sb_set "$_sb_var" "$_sb_mp"
+}
+
+# sb_cleanup: undo everything registered, newest first within each kind.
+#  1. ask the test's background jobs to stop (SIGTERM),
+#  2. reset throttle rules, so the flushes below run at full speed (and a
+#     test killed by meson is cleaned up within its 0.5 s grace period),
+#  3. wait up to 3 s for those jobs, then SIGKILL what is left,
+#  4. unmount: 20 tries 0.1 s apart, then `umount -l` as a last resort,
+#  5. detach every loop device that is backed by one of our files,
+#  6. move the process back to its cgroup, remove our cgroup v2 child and
+#     turn off the controllers we enabled,
+#  7. remove files and directories, then the working directory.
+# A step that fails stays in the journal and is retried by the next call or
+# by the guardian. It only warns on stderr: it never changes the test's exit
+# status. It can be called again at any time and then does nothing; a later
+# fixture call starts a new working directory.
+sb_cleanup() {
+    local -
+    set +e +u +E
+    set +o pipefail
+    [[ -n ${_SB_ROOT:-} && -d ${_SB_ROOT:-} ]] || return 0
+    # A shell whose current directory is in a mount would keep it busy.
+    [[ $PWD/ == "$_SB_ROOT"/* ]] && cd /
+    _sb_run_journal owner
+    _SB_CG_READY=
+    return 0
+}
+
+# --------------------------------------------------------------------------
+# Checks
+
+# sb_checksum PATH [VAR]: sha256 (hex) of the content of a file or block
+# device. Sets VAR, or prints it when no VAR is given.
+sb_checksum() {
+    local _sb_p=${1:-} _sb_var=${2:-} _sb_sum
+    [[ -n $_sb_p ]] || sb_fail "usage: sb_checksum PATH [VAR]"
+    _sb_check_var "$_sb_var"
+    [[ -r $_sb_p ]] || sb_fail "sb_checksum: cannot read $_sb_p"
+    _sb_sum=$(sha256sum <"$_sb_p" | cut -d' ' -f1) || sb_fail "sb_checksum: reading $_sb_p failed"
+    [[ $_sb_sum =~ ^[0-9a-f]{64}$ ]] || sb_fail "sb_checksum: no sha256 for $_sb_p"
+    _sb_set "$_sb_var" "$_sb_sum"
+}
+
+# sb_within VALUE TRUTH PCT: return 0 if |VALUE - TRUTH| <= PCT% of |TRUTH|
+# (in floating point, with awk), else 1. Prints
+# "VALUE vs TRUTH (±PCT%): ok" or "... : OUT OF RANGE" on stdout.
+sb_within() {
+    local re='^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$' a verdict=ok
+    [[ $# -eq 3 ]] || sb_fail "usage: sb_within VALUE TRUTH PCT"
+    for a in "$@"; do
+        [[ $a =~ $re ]] || sb_fail "sb_within: not a number: '$a'"
+    done
+    if ! LC_ALL=C awk -v v="$1" -v t="$2" -v p="$3" 'BEGIN {
+            d = v - t; if (d < 0) d = -d
+            a = t; if (a < 0) a = -a
+            exit !(d <= a * p / 100 * (1 + 1e-9) + 1e-12) }'; then
+        verdict="OUT OF RANGE"
+    fi
+    printf '%s vs %s (±%s%%): %s\n' "$1" "$2" "$3" "$verdict"
+    [[ $verdict == ok ]]
+}
+
+# --------------------------------------------------------------------------
+# Internals (not part of the API)
+
+_sb_log() { printf 'lib.sh: %s\n' "$*" >&2; }
+
+# _sb_check_var NAME: NAME is empty or a variable name this library can set.
+_sb_check_var() {
+    [[ -z $1 ]] && return 0
+    [[ $1 =~ ^[A-Za-z_][A-Za-z0-9_]*$ ]] || sb_fail "not a variable name: '$1'"
+    [[ $1 != _sb_* ]] || sb_fail "variable names starting with _sb_ are reserved by lib.sh: '$1'"
+}
+
+# _sb_set NAME VALUE: set NAME in the caller's scope, or print VALUE.
+_sb_set() {
+    if [[ -n $1 ]]; then
+        printf -v "$1" '%s' "$2"
+    else
+        printf '%s\n' "$2"
+    fi
+}
+
+# _sb_write FILE STRING: write one line; on failure return 1 with the reason
+# in $_SB_ERR.
+_sb_write() {
+    _SB_ERR=$({ printf '%s\n' "$2" >"$1"; } 2>&1) && return 0
+    _SB_ERR=${_SB_ERR##*: }
+    [[ -n $_SB_ERR ]] || _SB_ERR="write failed"
+    return 1
+}
+
+_sb_has_word() { [[ -r $2 && " $(<"$2") " == *" $1 "* ]]; }
+
+_sb_has_line() { [[ -r $1 ]] && grep -Fxq -- "$2" "$1"; }
+
+# _sb_majmin DEV: print MAJ:MIN, spaces trimmed.
+_sb_majmin() {
+    local mm
+    mm=$(lsblk -dno MAJ:MIN "$1" 2>/dev/null | tr -d ' \t')
+    [[ $mm =~ ^[0-9]+:[0-9]+$ ]] || mm=$(stat -Lc '%Hr:%Lr' "$1" 2>/dev/null)
+    [[ $mm =~ ^[0-9]+:[0-9]+$ ]] || return 1
+    printf '%s\n' "$mm"
+}
+
+# _sb_number N[K|M|G]: print the integer.
+_sb_number() {
+    [[ $1 =~ ^([0-9]+)([kKmMgG]?)$ ]] || return 1
+    local n=$((10#${BASH_REMATCH[1]}))
+    case ${BASH_REMATCH[2]} in
+        k | K) n=$((n << 10)) ;;
+        m | M) n=$((n << 20)) ;;
+        g | G) n=$((n << 30)) ;;
+    esac
+    printf '%s\n' "$n"
+}
+
+# _sb_settle: let udev finish probing new devices, if udev runs here (its
+# blkid reads would otherwise compete with a measurement).
+_sb_settle() {
+    if [[ -S /run/udev/control ]] && command -v udevadm >/dev/null 2>&1; then
+        udevadm settle -t 10 >/dev/null 2>&1 || true
+    fi
+}
+
+# Journal: one change per line, fields separated by tabs:
+#   T FILE MAJ:MIN UNDO       throttle rule: write UNDO to FILE
+#   M MOUNTPOINT              unmount
+#   L BACKING_FILE            detach every loop device backed by it
+#   C move PROCS_FILE         move this process back (test shell only)
+#   C cgdir DIR PROCS_FILE    move back to PROCS_FILE, rmdir DIR
+#   C subtree CGDIR -CTRL     write -CTRL to CGDIR/cgroup.subtree_control
+#   P PATH                    rm -rf (inside the working directory only)
+_sb_journal_add() {
+    local IFS=$'\t'
+    { printf '%s\n' "$*" >>"$_SB_JOURNAL"; } 2>/dev/null ||
+        sb_fail "cannot write the cleanup journal $_SB_JOURNAL"
+}
+
+_sb_journal_add_once() {
+    local IFS=$'\t'
+    _sb_has_line "$_SB_JOURNAL" "$*" || _sb_journal_add "$@"
+}
+
+# _sb_init: create the working directory and journal, start the guardian.
+_sb_init() {
+    local base=${SB_TMP:-/tmp}
+    _SB_ROOT=$(mktemp -d "$base/storbench-test.XXXXXX" 2>/dev/null) ||
+        sb_fail "cannot create a working directory in $base (set SB_TMP to a writable directory)"
+    chmod 755 "$_SB_ROOT" 2>/dev/null || true
+    _SB_JOURNAL=$_SB_ROOT/journal
+    : >"$_SB_JOURNAL" || sb_fail "cannot create $_SB_JOURNAL"
+    _SB_CG_READY=
+    _sb_start_guardian
+}
+
+_sb_ensure_init() {
+    [[ -n ${_SB_ROOT:-} && -d $_SB_ROOT && -f ${_SB_JOURNAL:-} ]] || _sb_init
+}
+
+# _sb_proc PID: set _SB_PSTATE and _SB_PSTART (state, start time in ticks)
+# from /proc/PID/stat; return 1 if there is no such process.
+_sb_proc() {
+    local line rest f
+    { read -r line <"/proc/$1/stat"; } 2>/dev/null || return 1
+    rest=${line##*) }
+    read -r -a f <<<"$rest"
+    _SB_PSTATE=${f[0]}
+    _SB_PSTART=${f[19]}
+}
+
+_sb_start_guardian() {
+    local start=0 runner=()
+    _sb_proc "$_SB_OWNER" && start=$_SB_PSTART
+    command -v setsid >/dev/null 2>&1 && runner=(setsid)
+    "${runner[@]}" bash "$_SB_LIB" --guardian "$_SB_OWNER" "$start" "$_SB_ROOT" \
+        </dev/null >/dev/null 2>&1 &
+    _SB_GUARDIAN=$!
+    disown "$_SB_GUARDIAN" 2>/dev/null || true
+}
+
+# _sb_guardian OWNER START ROOT: wait until OWNER (whose start time is
+# START) is gone or ROOT has been removed; then replay the journal.
+_sb_guardian() {
+    local owner=$1 start=$2 root=$3 log
+    trap '' INT HUP
+    cd / || exit 1
+    _SB_ROOT=$root
+    _SB_JOURNAL=$root/journal
+    while [[ -d $root ]]; do
+        _sb_proc "$owner" || break
+        [[ $_SB_PSTATE != Z && ($start == 0 || $_SB_PSTART == "$start") ]] || break
+        sleep 0.2
+    done
+    [[ -d $root ]] || exit 0
+    log=$root.cleanup.log
+    exec 2>>"$log"
+    _sb_log "$(date '+%F %T') test process $owner ended without cleaning up; undoing what its journal lists"
+    _sb_run_journal guardian
+    if [[ -d $root ]]; then
+        _sb_log "some changes could not be undone; journal left in $root"
+    else
+        rm -f -- "$log"
+    fi
+    exit 0
+}
+
+# _sb_run_journal owner|guardian: the work of sb_cleanup.
+_sb_run_journal() {
+    local role=$1 ents=() i k e jobs_=() p n
+    if [[ -f $_SB_JOURNAL ]]; then
+        mapfile -t ents <"$_SB_JOURNAL"
+    fi
+    if [[ $role == owner ]]; then
+        mapfile -t jobs_ < <(jobs -rp)
+        for p in "${jobs_[@]}"; do
+            [[ $p == "${_SB_GUARDIAN:-}" ]] && continue
+            kill -TERM "$p" 2>/dev/null
+        done
+    fi
+    for k in T W M L C P; do
+        if [[ $k == P ]]; then
+            # Backing files and mount points stay until all else is undone,
+            # so that a retry can still find and undo it.
+            for e in "${ents[@]}"; do
+                [[ -z $e || $e == P$'\t'* ]] && continue
+                _sb_log "cleanup incomplete; left in $_SB_JOURNAL: ${e//$'\t'/ }"
+                return 1
+            done
+        fi
+        if [[ $k == W ]]; then
+            # Jobs stopped by SIGTERM above: give them 3 s, then SIGKILL.
+            for ((n = 0; n < 30; n++)); do
+                _sb_any_alive "${jobs_[@]}" || break
+                sleep 0.1
+            done
+            for p in "${jobs_[@]}"; do
+                [[ $p == "${_SB_GUARDIAN:-}" ]] && continue
+                kill -KILL "$p" 2>/dev/null
+            done
+            for p in "${jobs_[@]}"; do
+                [[ $p == "${_SB_GUARDIAN:-}" ]] && continue
+                wait "$p" 2>/dev/null
+            done
+            continue
+        fi
+        for ((i = ${#ents[@]} - 1; i >= 0; i--)); do
+            e=${ents[i]}
+            [[ $e == "$k"$'\t'* ]] || continue
+            if _sb_undo "$role" "$e"; then
+                ents[i]=
+                _sb_journal_rewrite "${ents[@]}"
+            fi
+        done
+    done
+    for e in "${ents[@]}"; do
+        if [[ -n $e ]]; then
+            _sb_log "cleanup incomplete; left in $_SB_JOURNAL: ${e//$'\t'/ }"
+            return 1
+        fi
+    done
+    if [[ -n $(_sb_mounts_under "$_SB_ROOT") ]]; then
+        _sb_log "cleanup incomplete: still mounted under $_SB_ROOT: $(_sb_mounts_under "$_SB_ROOT")"
+        return 1
+    fi
+    rm -rf --one-file-system -- "$_SB_ROOT" 2>/dev/null ||
+        { _sb_log "cannot remove $_SB_ROOT"; return 1; }
+    return 0
+}
+
+_sb_any_alive() {
+    local p
+    for p in "$@"; do
+        [[ $p == "${_SB_GUARDIAN:-}" ]] && continue
+        kill -0 "$p" 2>/dev/null && return 0
+    done
+    return 1
+}
+
+_sb_journal_rewrite() {
+    local e
+    for e in "$@"; do
+        [[ -n $e ]] && printf '%s\n' "$e"
+    done >"$_SB_JOURNAL.new" 2>/dev/null && mv -f -- "$_SB_JOURNAL.new" "$_SB_JOURNAL" 2>/dev/null
+}
+
+# _sb_loops_of FILE: print the loop devices backed by FILE (even if FILE
+# has been deleted since).
+_sb_loops_of() {
+    losetup -l -n -O NAME,BACK-FILE 2>/dev/null |
+        awk -v f="$1" '{ n = $1; sub(/^[^ ]+ +/, "")
+            if ($0 == f || $0 == f " (deleted)") print n }'
+}
+
+_sb_mounts_under() {
+    awk -v r="$1/" 'index($2, r) == 1 { print $2 }' /proc/mounts
+}
+
+# _sb_undo owner|guardian ENTRY: undo one journal entry; 0 when it is undone
+# (or there was nothing to undo).
+_sb_undo() {
+    local role=$1 f=() t dev devs=() line
+    IFS=$'\t' read -r -a f <<<"$2"
+    case ${f[0]} in
+        T) # f: T FILE MAJ:MIN UNDO
+            [[ -e ${f[1]} ]] || return 0
+            _sb_write "${f[1]}" "${f[3]}"
+            # The rule is gone when no line for MAJ:MIN is left (v1), or
+            # when what is left is all "max" (v2).
+            while IFS= read -r line; do
+                [[ $line == "${f[2]} "* ]] || continue
+                [[ $line =~ [a-z]+=[0-9] || ${f[1]} != */io.max ]] || continue
+                _sb_log "cannot reset the throttle rule '${line}' in ${f[1]}: ${_SB_ERR:-}"
+                return 1
+            done <"${f[1]}"
+            return 0
+            ;;
+        M) # f: M MOUNTPOINT
+            mountpoint -q -- "${f[1]}" 2>/dev/null || return 0
+            for ((t = 0; t < 20; t++)); do
+                umount -- "${f[1]}" 2>/dev/null && return 0
+                mountpoint -q -- "${f[1]}" 2>/dev/null || return 0
+                sleep 0.1
+            done
+            _sb_log "${f[1]} stays busy; unmounting it lazily (umount -l)"
+            umount -l -- "${f[1]}" 2>/dev/null && return 0
+            mountpoint -q -- "${f[1]}" 2>/dev/null || return 0
+            _sb_log "cannot unmount ${f[1]}"
+            return 1
+            ;;
+        L) # f: L BACKING_FILE
+            for ((t = 0; t < 20; t++)); do
+                mapfile -t devs < <(_sb_loops_of "${f[1]}")
+                [[ ${#devs[@]} -eq 0 ]] && return 0
+                for dev in "${devs[@]}"; do
+                    losetup -d "$dev" 2>/dev/null
+                done
+                sleep 0.1
+            done
+            _sb_log "cannot detach ${devs[*]} (backed by ${f[1]})"
+            return 1
+            ;;
+        C)
+            case ${f[1]} in
+                move) # f: C move PROCS_FILE (back to the original cgroup)
+                    [[ $role == owner ]] || return 0
+                    _sb_write "${f[2]}" "$BASHPID" || true
+                    return 0
+                    ;;
+                cgdir) # f: C cgdir DIR PROCS_FILE
+                    [[ -d ${f[2]} ]] || return 0
+                    [[ $role == owner ]] && { _sb_write "${f[3]}" "$BASHPID" || true; }
+                    for ((t = 0; t < 20; t++)); do
+                        rmdir -- "${f[2]}" 2>/dev/null && return 0
+                        sleep 0.1
+                    done
+                    _sb_log "cannot remove cgroup ${f[2]}"
+                    return 1
+                    ;;
+                subtree) # f: C subtree CGDIR -CTRL
+                    _sb_write "${f[2]}/cgroup.subtree_control" "${f[3]}" && return 0
+                    _sb_log "cannot write ${f[3]} to ${f[2]}/cgroup.subtree_control: $_SB_ERR"
+                    return 1
+                    ;;
+            esac
+            return 0
+            ;;
+        P) # f: P PATH (only inside the working directory)
+            [[ ${f[1]} == "$_SB_ROOT"/* ]] || return 0
+            [[ -e ${f[1]} || -L ${f[1]} ]] || return 0
+            if [[ -n $(_sb_mounts_under "${f[1]}") ]] || mountpoint -q -- "${f[1]}" 2>/dev/null; then
+                _sb_log "not removing ${f[1]}: something is mounted there"
+                return 1
+            fi
+            rm -rf --one-file-system -- "${f[1]}" 2>/dev/null && return 0
+            _sb_log "cannot remove ${f[1]}"
+            return 1
+            ;;
+    esac
+    return 0
+}
+
+_SB_LIB=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)/${BASH_SOURCE[0]##*/}
+
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+    # Run as a program: only the guardian mode exists.
+    if [[ ${1:-} == --guardian && $# -eq 4 ]]; then
+        _sb_guardian "$2" "$3" "$4"
+    fi
+    echo "usage: source this file from a bash test (see its header)" >&2
+    exit 2
+fi
+
+# Sourced: set up once per process, and install the traps.
+if [[ ${_SB_LOADED:-} != "$BASHPID" ]]; then
+    _SB_LOADED=$BASHPID
+    _SB_OWNER=$BASHPID
+    _SB_ROOT=
+    _SB_GUARDIAN=
+    _SB_CG_READY=
+    _sb_init
+    trap 'sb_cleanup' EXIT
+    trap '_sb_on_signal INT 2' INT
+    trap '_sb_on_signal TERM 15' TERM
+    trap '_sb_on_signal HUP 1' HUP
+fi
+
+# _sb_on_signal NAME NUMBER: clean up, then exit with 128+NUMBER like a shell
+# killed by that signal. Further INT/TERM/HUP are ignored meanwhile.
+_sb_on_signal() {
+    trap '' INT TERM HUP
+    printf '%s: caught SIG%s, cleaning up\n' "${0##*/}" "$1" >&2
+    sb_cleanup
+    trap - EXIT
+    exit $((128 + $2))
+}

@@ -1,0 +1,730 @@
+/*
+ * test_stats.c: unit tests of lib/stats (running moments, the log-linear
+ * histogram, interval samples and the stability rule).
+ *
+ * Pseudo-random inputs come from a seeded xorshift64 generator, so every
+ * run sees the same values and a failure reproduces.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "storbench/stats.h"
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+
+/* |actual - expected| <= tol, with both values in the failure message
+ * (cmocka 1.1 has no double comparison of its own). */
+#define assert_close(actual, expected, tol)                                                        \
+    do {                                                                                           \
+        double act_ = (actual), exp_ = (expected), tol_ = (tol);                                   \
+        if (!(fabs(act_ - exp_) <= tol_))                                                          \
+            fail_msg("%s = %.17g, expected %.17g (tolerance %g)", #actual, act_, exp_, tol_);      \
+    } while (0)
+
+/* Relative tolerance rel of the expected value. */
+#define assert_rel(actual, expected, rel) assert_close((actual), (expected), fabs(expected) * (rel))
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static uint64_t xorshift64(uint64_t *state)
+{
+    uint64_t x = *state;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    *state = x;
+    return x;
+}
+
+/* Uniform in [0, 1). */
+static double unit_uniform(uint64_t *state)
+{
+    return (double)(xorshift64(state) >> 11) * 0x1.0p-53;
+}
+
+#define HIST_TOP ((UINT64_C(1) << SB_HIST_MAX_BITS) - 1)
+
+/* Log-uniform in [1, 2^MAX_BITS - 1]. */
+static uint64_t log_uniform(uint64_t *state)
+{
+    double v = exp2(unit_uniform(state) * SB_HIST_MAX_BITS);
+    if (v < 1.0)
+        return 1;
+    if (v >= (double)HIST_TOP)
+        return HIST_TOP;
+    return (uint64_t)v;
+}
+
+/* The histogram's documented bound: |reported - exact| <= exact / 2^(S+1),
+ * checked in integers so that no rounding can hide an off-by-one. */
+static void assert_within_hist_bound(uint64_t reported, uint64_t exact)
+{
+    uint64_t diff = reported > exact ? reported - exact : exact - reported;
+    if ((diff << (SB_HIST_SUB_BITS + 1)) > exact)
+        fail_msg("reported %llu for %llu: error %llu above 2^-%d", (unsigned long long)reported,
+                 (unsigned long long)exact, (unsigned long long)diff, SB_HIST_SUB_BITS + 1);
+}
+
+static sb_hist *hist_new(void)
+{
+    sb_hist *h = malloc(sizeof *h);
+    assert_non_null(h);
+    sb_hist_init(h);
+    return h;
+}
+
+static void samples_push(sb_samples *s, uint64_t bytes, uint64_t ns)
+{
+    sb_error err;
+    assert_int_equal(sb_samples_add(s, bytes, ns, &err), SB_OK);
+}
+
+/* ---- running mean and variance ------------------------------------------ */
+
+typedef struct running_case {
+    uint64_t seed;
+    size_t n;
+    double offset; /* values are offset + scale * uniform(-1, 1) */
+    double scale;
+} running_case;
+
+/* The second case is a throughput around 100 MB/s: a large mean, a small spread. */
+static const running_case running_cases[] = {
+    { 1, 300, 0.0, 1.0 }, { 2, 500, 1e8, 1e6 }, { 3, 257, -50.0, 1e-3 },
+    { 4, 2, 5.0, 1.0 },   { 5, 433, 1e3, 1e3 },
+};
+
+enum { RUNNING_MAX_N = 500 };
+
+static size_t running_fill(const running_case *c, double *x)
+{
+    uint64_t st = c->seed * UINT64_C(0x9E3779B97F4A7C15);
+    for (size_t i = 0; i < c->n; i++)
+        x[i] = c->offset + c->scale * (2.0 * unit_uniform(&st) - 1.0);
+    return c->n;
+}
+
+static void test_running_empty_and_one(void **state)
+{
+    (void)state;
+    sb_running r;
+    sb_running_init(&r);
+    assert_int_equal(r.n, 0);
+    assert_close(r.mean, 0.0, 0.0);
+    assert_close(sb_running_stddev(&r), 0.0, 0.0);
+
+    sb_running_add(&r, -3.5);
+    assert_int_equal(r.n, 1);
+    assert_close(r.mean, -3.5, 0.0);
+    assert_close(r.min, -3.5, 0.0);
+    assert_close(r.max, -3.5, 0.0);
+    assert_close(sb_running_stddev(&r), 0.0, 0.0);
+
+    sb_running_add(&r, 0.5);
+    assert_close(r.mean, -1.5, 1e-15);
+    assert_close(sb_running_stddev(&r), sqrt(8.0), 1e-14); /* (2^2 + 2^2) / (2 - 1) */
+}
+
+static void test_running_vs_two_pass(void **state)
+{
+    (void)state;
+    double x[RUNNING_MAX_N];
+    for (size_t c = 0; c < ARRAY_LEN(running_cases); c++) {
+        size_t n = running_fill(&running_cases[c], x);
+
+        double sum = 0.0, lo = x[0], hi = x[0];
+        for (size_t i = 0; i < n; i++) {
+            sum += x[i];
+            lo = x[i] < lo ? x[i] : lo;
+            hi = x[i] > hi ? x[i] : hi;
+        }
+        double mean = sum / (double)n;
+        double ss = 0.0;
+        for (size_t i = 0; i < n; i++)
+            ss += (x[i] - mean) * (x[i] - mean);
+        double sd = sqrt(ss / (double)(n - 1));
+
+        sb_running r;
+        sb_running_init(&r);
+        for (size_t i = 0; i < n; i++)
+            sb_running_add(&r, x[i]);
+
+        assert_int_equal(r.n, n);
+        assert_close(r.mean, mean, 1e-12 * (fabs(mean) + running_cases[c].scale));
+        assert_rel(sb_running_stddev(&r), sd, 1e-9);
+        assert_close(r.min, lo, 0.0);
+        assert_close(r.max, hi, 0.0);
+    }
+}
+
+static void test_running_merge(void **state)
+{
+    (void)state;
+    double x[RUNNING_MAX_N];
+    for (size_t c = 0; c < ARRAY_LEN(running_cases); c++) {
+        size_t n = running_fill(&running_cases[c], x);
+        sb_running seq;
+        sb_running_init(&seq);
+        for (size_t i = 0; i < n; i++)
+            sb_running_add(&seq, x[i]);
+
+        /* Split points, including the empty halves on either side. */
+        const size_t splits[] = { 0, 1, n / 3, n / 2, n - 1, n };
+        for (size_t k = 0; k < ARRAY_LEN(splits); k++) {
+            sb_running a, b;
+            sb_running_init(&a);
+            sb_running_init(&b);
+            for (size_t i = 0; i < splits[k]; i++)
+                sb_running_add(&a, x[i]);
+            for (size_t i = splits[k]; i < n; i++)
+                sb_running_add(&b, x[i]);
+            sb_running_merge(&a, &b);
+
+            assert_int_equal(a.n, seq.n);
+            assert_close(a.mean, seq.mean, 1e-12 * (fabs(seq.mean) + running_cases[c].scale));
+            assert_rel(a.m2, seq.m2, 1e-9);
+            assert_rel(sb_running_stddev(&a), sb_running_stddev(&seq), 1e-9);
+            assert_close(a.min, seq.min, 0.0);
+            assert_close(a.max, seq.max, 0.0);
+        }
+    }
+}
+
+/* ---- histogram ------------------------------------------------------------ */
+
+static void test_hist_bucket_known_values(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t value;
+        unsigned index;
+    } cases[] = {
+        { 0, 0 },
+        { 1, 1 },
+        { 63, 63 },
+        { 64, 64 }, /* [64, 128) is split into 64 buckets of width 1: still exact */
+        { 127, 127 },
+        { 128, 128 }, /* [128, 256): width 2 */
+        { 129, 128 },
+        { 130, 129 },
+        { 255, 191 },
+        { 256, 192 }, /* [256, 512): width 4 */
+        { 259, 192 },
+        { 260, 193 },
+        { HIST_TOP, SB_HIST_BUCKETS - 1 },
+        { HIST_TOP + 1, SB_HIST_BUCKETS - 1 }, /* clamped */
+        { UINT64_MAX, SB_HIST_BUCKETS - 1 },
+    };
+    assert_int_equal(SB_HIST_BUCKETS, 64 * 39);
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+        assert_int_equal(sb_hist_bucket_of(cases[i].value), cases[i].index);
+}
+
+static void test_hist_bucket_layout(void **state)
+{
+    (void)state;
+    uint64_t prev_hi = 0;
+    for (unsigned i = 0; i < SB_HIST_BUCKETS; i++) {
+        uint64_t lo, hi;
+        sb_hist_bucket_range(i, &lo, &hi);
+        /* Contiguous and non-overlapping: each bucket starts right after
+         * the previous one ends, and the first starts at 0. */
+        if (i == 0)
+            assert_int_equal(lo, 0);
+        else
+            assert_int_equal(lo, prev_hi + 1);
+        assert_true(lo <= hi);
+        prev_hi = hi;
+
+        /* Consistent with bucket_of at both edges and in the middle. */
+        assert_int_equal(sb_hist_bucket_of(lo), i);
+        assert_int_equal(sb_hist_bucket_of(hi), i);
+        assert_int_equal(sb_hist_bucket_of(lo + (hi - lo) / 2), i);
+
+        /* Width 1 below 2^(S+1); above, half a width is at most lo / 2^(S+1). */
+        uint64_t width = hi - lo + 1;
+        if (lo < (UINT64_C(1) << (SB_HIST_SUB_BITS + 1)))
+            assert_int_equal(width, 1);
+        else
+            assert_true((width / 2) << (SB_HIST_SUB_BITS + 1) <= lo);
+    }
+    assert_int_equal(prev_hi, HIST_TOP);
+
+    /* An index past the end names the last bucket. */
+    uint64_t lo, hi, last_lo, last_hi;
+    sb_hist_bucket_range(SB_HIST_BUCKETS - 1, &last_lo, &last_hi);
+    sb_hist_bucket_range(SB_HIST_BUCKETS + 7, &lo, &hi);
+    assert_int_equal(lo, last_lo);
+    assert_int_equal(hi, last_hi);
+}
+
+static const double bound_pcts[] = { 0.001, 1.0, 50.0, 90.0, 99.9, 100.0 };
+
+static void check_single_value(sb_hist *h, uint64_t v)
+{
+    /* Alone, every percentile is v (the midpoint is clamped to [min, max]). */
+    sb_hist_init(h);
+    sb_hist_add(h, v);
+    for (size_t k = 0; k < ARRAY_LEN(bound_pcts); k++) {
+        uint64_t p = sb_hist_percentile(h, bound_pcts[k]);
+        assert_within_hist_bound(p, v);
+        assert_int_equal(p, v);
+    }
+
+    /* Between two far neighbours the median is v's bucket midpoint, not
+     * clamped: this is where the bound really applies. */
+    sb_hist_init(h);
+    sb_hist_add(h, 1);
+    sb_hist_add(h, v);
+    sb_hist_add(h, HIST_TOP);
+    assert_within_hist_bound(sb_hist_percentile(h, 50.0), v);
+}
+
+static void test_hist_single_value_bound(void **state)
+{
+    (void)state;
+    sb_hist *h = hist_new();
+    uint64_t st = 0x5EEDu;
+    for (int i = 0; i < 5000; i++)
+        check_single_value(h, log_uniform(&st));
+    /* Bucket edges: every power of two, one below and one above it. */
+    for (unsigned p = 0; p < SB_HIST_MAX_BITS; p++) {
+        uint64_t v = UINT64_C(1) << p;
+        check_single_value(h, v);
+        check_single_value(h, v + 1);
+        if (v > 1)
+            check_single_value(h, v - 1);
+    }
+    check_single_value(h, HIST_TOP);
+    free(h);
+}
+
+static void test_hist_percentiles_1_to_100000(void **state)
+{
+    (void)state;
+    static const struct {
+        double pct;
+        uint64_t exact; /* the ceil(pct/100 * N)-th smallest of 1..N */
+    } cases[] = {
+        { 0.001, 1 },    { 1.0, 1000 },   { 50.0, 50000 },  { 90.0, 90000 },
+        { 99.0, 99000 }, { 99.9, 99900 }, { 99.99, 99990 }, { 100.0, 100000 },
+    };
+    sb_hist *h = hist_new();
+    for (uint64_t v = 1; v <= 100000; v++)
+        sb_hist_add(h, v);
+    assert_int_equal(h->count, 100000);
+    assert_int_equal(h->min, 1);
+    assert_int_equal(h->max, 100000);
+    assert_close(sb_hist_mean(h), 50000.5, 0.0);
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+        assert_within_hist_bound(sb_hist_percentile(h, cases[i].pct), cases[i].exact);
+    assert_int_equal(sb_hist_percentile(h, 100.0), 100000);
+    assert_int_equal(sb_hist_percentile(h, 250.0), 100000);
+    free(h);
+}
+
+static void test_hist_merge(void **state)
+{
+    (void)state;
+    sb_hist *a = hist_new(), *b = hist_new(), *all = hist_new(), *copy = hist_new();
+    uint64_t st = 42;
+    /* Values below 2^36, so every sum stays exact in a double. */
+    for (int i = 0; i < 3000; i++) {
+        uint64_t v = log_uniform(&st) >> 8;
+        sb_hist_add(i % 3 ? a : b, v);
+        sb_hist_add(all, v);
+    }
+
+    /* Merging an empty histogram changes nothing; merging into an empty
+     * one copies. */
+    sb_hist_init(copy);
+    sb_hist_merge(copy, a);
+    assert_memory_equal(copy, a, sizeof *a);
+    sb_hist_init(copy);
+    sb_hist_merge(a, copy);
+    sb_hist_merge(copy, a);
+    assert_memory_equal(copy, a, sizeof *a);
+
+    sb_hist_merge(a, b);
+    assert_int_equal(a->count, all->count);
+    assert_int_equal(a->min, all->min);
+    assert_int_equal(a->max, all->max);
+    assert_close(a->sum, all->sum, 0.0);
+    assert_memory_equal(a->buckets, all->buckets, sizeof a->buckets);
+    for (size_t k = 0; k < ARRAY_LEN(bound_pcts); k++)
+        assert_int_equal(sb_hist_percentile(a, bound_pcts[k]),
+                         sb_hist_percentile(all, bound_pcts[k]));
+    free(a);
+    free(b);
+    free(all);
+    free(copy);
+}
+
+static void test_hist_clamp_above_range(void **state)
+{
+    (void)state;
+    sb_hist *h = hist_new();
+    uint64_t last_lo, last_hi;
+    sb_hist_bucket_range(SB_HIST_BUCKETS - 1, &last_lo, &last_hi);
+    uint64_t big = UINT64_C(1) << 50;
+
+    sb_hist_add(h, 5);
+    sb_hist_add(h, big);
+    sb_hist_add(h, big);
+    assert_int_equal(h->buckets[SB_HIST_BUCKETS - 1], 2);
+    assert_int_equal(h->max, big);
+    assert_int_equal(sb_hist_percentile(h, 100.0), big); /* max exactly */
+    assert_int_equal(sb_hist_percentile(h, 50.0), last_lo + (last_hi - last_lo + 1) / 2);
+    assert_int_equal(sb_hist_percentile(h, 10.0), 5);
+
+    /* Alone, a clamped value is answered exactly (min = max). */
+    sb_hist_init(h);
+    sb_hist_add(h, UINT64_MAX);
+    assert_int_equal(h->buckets[SB_HIST_BUCKETS - 1], 1);
+    assert_int_equal(sb_hist_percentile(h, 50.0), UINT64_MAX);
+    assert_int_equal(sb_hist_percentile(h, 100.0), UINT64_MAX);
+    assert_close(sb_hist_mean(h), 18446744073709551615.0, 0.0);
+    free(h);
+}
+
+static void test_hist_empty(void **state)
+{
+    (void)state;
+    sb_hist *h = hist_new(), *e = hist_new();
+    static const double pcts[] = { 0.001, 50.0, 99.9, 100.0 };
+    for (size_t k = 0; k < ARRAY_LEN(pcts); k++)
+        assert_int_equal(sb_hist_percentile(h, pcts[k]), 0);
+    assert_close(sb_hist_mean(h), 0.0, 0.0);
+    assert_int_equal(h->count, 0);
+    sb_hist_merge(h, e);
+    assert_int_equal(h->count, 0);
+    assert_int_equal(sb_hist_percentile(h, 50.0), 0);
+    free(h);
+    free(e);
+}
+
+/* ---- samples and the stability rule -------------------------------------- */
+
+static void test_t95(void **state)
+{
+    (void)state;
+    static const struct {
+        unsigned df;
+        double t;
+    } cases[] = {
+        { 1, 12.706 }, { 2, 4.303 },  { 3, 3.182 },          { 5, 2.571 },  { 7, 2.365 },
+        { 10, 2.228 }, { 15, 2.131 }, { 20, 2.086 },         { 29, 2.045 }, { 30, 2.042 },
+        { 31, 1.96 },  { 100, 1.96 }, { 4000000000u, 1.96 },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++)
+        assert_close(sb_t95(cases[i].df), cases[i].t, 1e-12);
+    /* Decreasing towards the normal value. */
+    for (unsigned df = 1; df < 40; df++)
+        assert_true(sb_t95(df + 1) <= sb_t95(df));
+    assert_true(isinf(sb_t95(0)));
+}
+
+static void test_samples_empty(void **state)
+{
+    (void)state;
+    sb_samples s;
+    sb_samples_init(&s);
+    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 0, 0 };
+    assert_int_equal(sb_samples_total_ns(&s), 0);
+    assert_int_equal(sb_samples_total_bytes(&s), 0);
+    assert_false(sb_samples_stable(&s, &rule));
+
+    sb_estimate e;
+    memset(&e, 0xA5, sizeof e);
+    sb_samples_estimate(&s, &rule, &e);
+    assert_close(e.rate, 0.0, 0.0);
+    assert_close(e.half_width, 0.0, 0.0);
+    assert_close(e.rate_min, 0.0, 0.0);
+    assert_close(e.rate_max, 0.0, 0.0);
+    assert_int_equal(e.used, 0);
+    sb_samples_free(&s);
+    sb_samples_free(&s); /* free leaves an empty, reusable series */
+    assert_null(s.v);
+}
+
+static void test_samples_grow_and_totals(void **state)
+{
+    (void)state;
+    sb_samples s;
+    sb_samples_init(&s);
+    uint64_t bytes = 0, ns = 0;
+    for (uint64_t i = 0; i < 10000; i++) {
+        assert_int_equal(sb_samples_add(&s, i * 4096, i + 1, NULL), SB_OK);
+        bytes += i * 4096;
+        ns += i + 1;
+    }
+    assert_int_equal(s.n, 10000);
+    assert_true(s.cap >= s.n);
+    assert_int_equal(s.v[0].bytes, 0);
+    assert_int_equal(s.v[0].ns, 1);
+    assert_int_equal(s.v[9999].bytes, 9999 * 4096);
+    assert_int_equal(s.v[9999].ns, 10000);
+    assert_int_equal(sb_samples_total_bytes(&s), bytes);
+    assert_int_equal(sb_samples_total_ns(&s), ns);
+    sb_samples_free(&s);
+    assert_null(s.v);
+    assert_int_equal(s.n, 0);
+    assert_int_equal(s.cap, 0);
+}
+
+enum { NEVER = 0 };
+
+/* A steady 50 MB/s series: stable exactly from the sample at which both
+ * min_ns of sampled time (all samples, warm-up included) and skip + window
+ * samples exist. */
+static void test_stable_constant(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t min_ns;
+        unsigned window;
+        unsigned skip;
+        uint64_t sample_ns;
+        size_t first_stable; /* 1-based sample count, or NEVER */
+    } cases[] = {
+        { 1000000000, 8, 0, 100000000, 10 }, /* min_ns decides */
+        { 1000000001, 8, 0, 100000000, 11 }, /* one ns more: one sample more */
+        { 200000000, 8, 0, 100000000, 8 },   /* the window decides */
+        { 1000000000, 8, 5, 100000000, 13 }, /* skip + window decides */
+        { 700000000, 2, 5, 100000000, 7 },   /* min_ns counts the skipped samples too */
+        { 0, 2, 0, 100000000, 2 },
+        { 3000000000, 4, 1, 100000000, 30 },
+        { 1000000000, SB_STABLE_WINDOW, 2, 250000000, 10 },
+        { 0, 1, 0, 100000000, NEVER }, /* a window below 2 gives no interval */
+    };
+    for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
+        const sb_stable_rule rule = { cases[c].window, SB_STABLE_REL_CI, cases[c].min_ns,
+                                      cases[c].skip };
+        sb_samples s;
+        sb_samples_init(&s);
+        for (size_t n = 1; n <= 40; n++) {
+            samples_push(&s, cases[c].sample_ns / 20, cases[c].sample_ns);
+            bool expect = cases[c].first_stable != NEVER && n >= cases[c].first_stable;
+            if (sb_samples_stable(&s, &rule) != expect)
+                fail_msg("case %zu: stable(%zu samples) is %d", c, n, !expect);
+        }
+        if (cases[c].first_stable != NEVER) {
+            sb_estimate e;
+            sb_samples_estimate(&s, &rule, &e);
+            assert_int_equal(e.used, cases[c].window);
+            assert_close(e.rate, 50e6, 0.0);
+            assert_close(e.half_width, 0.0, 0.0);
+            assert_close(e.rate_min, 50e6, 0.0);
+            assert_close(e.rate_max, 50e6, 0.0);
+        }
+        sb_samples_free(&s);
+    }
+}
+
+/* 100 MB/s with every sample 5..10% off, alternately above and below: any
+ * 8-sample window has a relative sd of at least ~4.6% and at most ~11%, so
+ * the 95% half-width (t = 2.365) lies between ~3.8% and ~9.2% of the mean:
+ * never within 2%, always within 10%. */
+static void test_stable_noisy(void **state)
+{
+    (void)state;
+    const sb_stable_rule tight = { 8, 0.02, 1000000000, 0 };
+    const sb_stable_rule loose = { 8, 0.10, 1000000000, 0 };
+    uint64_t st = 7;
+    sb_samples s;
+    sb_samples_init(&s);
+    for (size_t n = 1; n <= 200; n++) {
+        double off = 0.05 + 0.05 * unit_uniform(&st);
+        double f = (n % 2) ? 1.0 + off : 1.0 - off;
+        samples_push(&s, (uint64_t)(1e7 * f), 100000000);
+        if (sb_samples_stable(&s, &tight))
+            fail_msg("noisy series stable at 2%% after %zu samples", n);
+        if (sb_samples_stable(&s, &loose) != (n >= 10))
+            fail_msg("noisy series at 10%%: wrong after %zu samples", n);
+    }
+    sb_estimate e;
+    sb_samples_estimate(&s, &tight, &e);
+    assert_int_equal(e.used, 200);
+    assert_rel(e.rate, 100e6, 0.01);
+    assert_true(e.half_width > 0.0);
+    assert_true(e.rate_min >= 0.90e8 - 100.0 && e.rate_min <= 0.95e8);
+    assert_true(e.rate_max >= 1.05e8 - 100.0 && e.rate_max <= 1.10e8);
+    sb_samples_free(&s);
+}
+
+/* An SLC cache: 20 samples starting at 200 MB/s and sagging 5% per sample
+ * as the cache fills, then the native 50 MB/s. The sagging part is never
+ * steady; the series becomes stable exactly when the window lies entirely
+ * in the slow part, and the estimate is the slow rate, not an average. */
+static void test_stable_slc_cache(void **state)
+{
+    (void)state;
+    enum { FAST = 20, TOTAL = 40 };
+    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 1000000000, 2 };
+    sb_samples s;
+    sb_samples_init(&s);
+    double fast_bytes = 2e7; /* per 100 ms: 200 MB/s */
+    for (size_t n = 1; n <= TOTAL; n++) {
+        uint64_t bytes = n <= FAST ? (uint64_t)fast_bytes : 5000000;
+        fast_bytes *= 0.95;
+        samples_push(&s, bytes, 100000000);
+        bool expect = n >= FAST + SB_STABLE_WINDOW;
+        if (sb_samples_stable(&s, &rule) != expect)
+            fail_msg("stable(%zu samples) is %d", n, !expect);
+
+        sb_estimate e;
+        sb_samples_estimate(&s, &rule, &e);
+        if (n == FAST + SB_STABLE_WINDOW - 1) {
+            /* Not yet stable: every sample after the first two. */
+            assert_int_equal(e.used, n - 2);
+            assert_true(e.rate > 50e6 * 1.1);
+            assert_close(e.rate_min, 50e6, 0.0);
+            assert_true(e.rate_max > 150e6);
+        }
+        if (n >= FAST + SB_STABLE_WINDOW) {
+            assert_int_equal(e.used, SB_STABLE_WINDOW);
+            assert_close(e.rate, 50e6, 0.0);
+            assert_close(e.half_width, 0.0, 0.0);
+            assert_close(e.rate_min, 50e6, 0.0);
+            assert_close(e.rate_max, 50e6, 0.0);
+        }
+    }
+    sb_samples_free(&s);
+}
+
+/* Warm-up samples 10 to 30 times too fast, then a steady rate: the estimate leaves the
+ * warm-up out, the rule never looks at it. */
+static void test_skip_honoured(void **state)
+{
+    (void)state;
+    const sb_stable_rule rule = { 8, SB_STABLE_REL_CI, 0, 3 };
+    sb_samples s;
+    sb_samples_init(&s);
+    sb_estimate e;
+
+    /* No more samples than skip: all of them are used. */
+    samples_push(&s, 10000000, 100000000);
+    samples_push(&s, 30000000, 100000000);
+    sb_samples_estimate(&s, &rule, &e);
+    assert_int_equal(e.used, 2);
+    assert_close(e.rate, 200e6, 0.0);
+    assert_close(e.rate_min, 100e6, 0.0);
+    assert_close(e.rate_max, 300e6, 0.0);
+    /* sd = 100e6 * sqrt(2), so the half-width is t95(1) * sd / sqrt(2). */
+    assert_rel(e.half_width, 12.706 * 100e6, 1e-12);
+
+    samples_push(&s, 10000000, 100000000);
+    for (size_t n = 4; n <= 11; n++) {
+        samples_push(&s, 1000000, 100000000); /* 10 MB/s */
+        sb_samples_estimate(&s, &rule, &e);
+        assert_int_equal(e.used, n < 11 ? n - 3 : 8);
+        assert_close(e.rate, 10e6, 0.0);
+        assert_close(e.half_width, 0.0, 0.0);
+        assert_close(e.rate_min, 10e6, 0.0);
+        assert_close(e.rate_max, 10e6, 0.0);
+        /* Steady since sample 4, but the window may not reach into the
+         * first 3 samples: stable only with 3 + 8 samples. */
+        assert_true(sb_samples_stable(&s, &rule) == (n >= 11));
+    }
+    sb_samples_free(&s);
+}
+
+static void test_estimate_numeric(void **state)
+{
+    (void)state;
+    sb_samples s;
+    sb_estimate e;
+
+    /* Not stable (3 < window): every sample. The rate is 600 B / 4 s = 150
+     * B/s; the residuals b - R t are -50, 150 and -100 B, so the ratio's
+     * standard error is sqrt(35000 / 2) / (sqrt(3) * 4/3 s). */
+    const sb_stable_rule wide = { 8, 0.02, 0, 0 };
+    sb_samples_init(&s);
+    samples_push(&s, 100, 1000000000);
+    samples_push(&s, 300, 1000000000);
+    samples_push(&s, 200, 2000000000);
+    assert_false(sb_samples_stable(&s, &wide));
+    sb_samples_estimate(&s, &wide, &e);
+    assert_int_equal(e.used, 3);
+    assert_close(e.rate, 150.0, 1e-12);
+    assert_close(e.half_width, 4.303 * sqrt(17500.0) / (sqrt(3.0) * 4.0 / 3.0), 1e-9);
+    assert_close(e.rate_min, 100.0, 0.0);
+    assert_close(e.rate_max, 300.0, 0.0);
+
+    /* A zero-length sample has no rate: it is left out of the estimate but
+     * kept in the totals. */
+    samples_push(&s, 50, 0);
+    sb_samples_estimate(&s, &wide, &e);
+    assert_int_equal(e.used, 3);
+    assert_close(e.rate, 150.0, 1e-12);
+    assert_close(e.half_width, 4.303 * sqrt(17500.0) / (sqrt(3.0) * 4.0 / 3.0), 1e-9);
+    assert_int_equal(sb_samples_total_bytes(&s), 650);
+    assert_int_equal(sb_samples_total_ns(&s), 4000000000);
+    sb_samples_free(&s);
+
+    /* Stable over the last 4 of 6: rates 1000, 1010, 990, 1000 B/s, mean
+     * 1000, sd = sqrt(200 / 3), half-width 3.182 * sd / 2 ~ 13 <= 5% of
+     * 1000. The two fast samples before the window are left out. */
+    const sb_stable_rule four = { 4, 0.05, 0, 0 };
+    static const uint64_t bytes[] = { 5000, 5000, 1000, 1010, 990, 1000 };
+    sb_samples_init(&s);
+    for (size_t i = 0; i < ARRAY_LEN(bytes); i++)
+        samples_push(&s, bytes[i], 1000000000);
+    assert_true(sb_samples_stable(&s, &four));
+    sb_samples_estimate(&s, &four, &e);
+    assert_int_equal(e.used, 4);
+    assert_close(e.rate, 1000.0, 1e-12);
+    assert_close(e.half_width, 3.182 * sqrt(200.0 / 3.0) / 2.0, 1e-9);
+    assert_close(e.rate_min, 990.0, 0.0);
+    assert_close(e.rate_max, 1010.0, 0.0);
+
+    /* The same window at 1% is not stable: back to all 6 samples. */
+    const sb_stable_rule strict = { 4, 0.01, 0, 0 };
+    assert_false(sb_samples_stable(&s, &strict));
+    sb_samples_estimate(&s, &strict, &e);
+    assert_int_equal(e.used, 6);
+    assert_close(e.rate, 14000.0 / 6.0, 1e-9);
+    assert_close(e.rate_max, 5000.0, 0.0);
+
+    /* One sample: no spread, no interval. */
+    sb_samples_free(&s);
+    samples_push(&s, 123, 1000);
+    sb_samples_estimate(&s, &strict, &e);
+    assert_int_equal(e.used, 1);
+    assert_close(e.rate, 123e6, 1e-6);
+    assert_close(e.half_width, 0.0, 0.0);
+    sb_samples_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_running_empty_and_one),
+        cmocka_unit_test(test_running_vs_two_pass),
+        cmocka_unit_test(test_running_merge),
+        cmocka_unit_test(test_hist_bucket_known_values),
+        cmocka_unit_test(test_hist_bucket_layout),
+        cmocka_unit_test(test_hist_single_value_bound),
+        cmocka_unit_test(test_hist_percentiles_1_to_100000),
+        cmocka_unit_test(test_hist_merge),
+        cmocka_unit_test(test_hist_clamp_above_range),
+        cmocka_unit_test(test_hist_empty),
+        cmocka_unit_test(test_t95),
+        cmocka_unit_test(test_samples_empty),
+        cmocka_unit_test(test_samples_grow_and_totals),
+        cmocka_unit_test(test_stable_constant),
+        cmocka_unit_test(test_stable_noisy),
+        cmocka_unit_test(test_stable_slc_cache),
+        cmocka_unit_test(test_skip_honoured),
+        cmocka_unit_test(test_estimate_numeric),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
