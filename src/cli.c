@@ -37,10 +37,9 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
               bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg)
 {
     struct option longs[MAX_OPTS + 2];
-    char shorts[MAX_OPTS * 2 + 4] = "+h";
+    /* A leading ':' makes getopt report a missing value as ':'. */
+    char shorts[MAX_OPTS * 2 + 4] = ":h";
     size_t n = 0, sl = strlen(shorts);
-    shorts[0] = ':'; /* report a missing argument as ':' */
-    shorts[1] = 'h';
     for (const cli_option *o = opts; o->name && n < MAX_OPTS; o++, n++) {
         longs[n] = (struct option){ o->name, o->metavar ? required_argument : no_argument, NULL,
                                     256 + (int)n };
@@ -63,10 +62,24 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
             return -1;
         }
         if (c == '?') {
-            if (optopt)
+            const char *word = argv[optind - 1];
+            /* A long option: either unknown, or a flag given "=value" (then
+             * glibc leaves the flag's code, not a character, in optopt). */
+            if (strncmp(word, "--", 2) == 0) {
+                size_t len = strcspn(word + 2, "=");
+                bool known = len == 4 && strncmp(word + 2, "help", 4) == 0;
+                for (int i = 0; !known && opts[i].name; i++)
+                    known =
+                        strlen(opts[i].name) == len && strncmp(opts[i].name, word + 2, len) == 0;
+                if (known && word[2 + len] == '=')
+                    cli_error("option '--%.*s' takes no value", (int)len, word + 2);
+                else
+                    cli_error("unknown option '%.*s' (see --help)", (int)(len + 2), word);
+            } else if (optopt > ' ' && optopt < 127) {
                 cli_error("unknown option '-%c' (see --help)", optopt);
-            else
-                cli_error("unknown option '%s' (see --help)", argv[optind - 1]);
+            } else {
+                cli_error("unknown option '%s' (see --help)", word);
+            }
             return CLI_EXIT_USAGE;
         }
         if (c == ':') {
@@ -105,8 +118,7 @@ static atomic_int stop_flag;
 
 static void on_signal(int sig)
 {
-    (void)sig;
-    atomic_store(&stop_flag, 1);
+    atomic_store(&stop_flag, sig);
 }
 
 atomic_int *cli_stop_flag(void)
@@ -183,29 +195,57 @@ char *cli_command_line(int argc, char **argv)
     return b.data ? b.data : strdup("");
 }
 
-int cli_print_run(const sb_run *run, const cli_output *out)
+int cli_output_open(cli_output *out)
 {
+    if (!out->path)
+        return CLI_EXIT_OK;
+    out->file = fopen(out->path, "w");
+    if (!out->file) {
+        cli_error("cannot write '%s': %s", out->path, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* Closes and removes an output file that will get no results. */
+static void output_abandon(cli_output *out)
+{
+    if (out->file) {
+        fclose(out->file);
+        unlink(out->path);
+        out->file = NULL;
+    }
+}
+
+static bool has_tests(const sb_run *run)
+{
+    for (size_t i = 0; i < run->n_targets; i++)
+        if (run->targets[i].n_tests)
+            return true;
+    return false;
+}
+
+int cli_print_run(const sb_run *run, cli_output *out)
+{
+    if (!has_tests(run)) {
+        output_abandon(out);
+        return CLI_EXIT_OK;
+    }
     sb_buf buf = { 0 };
     sb_sink sink;
     sb_error err;
     sb_sink_init_buf(&sink, &buf);
     if (sb_report_render(run, out->format, &out->report, &sink, &err) != SB_OK) {
         sb_buf_free(&buf);
+        output_abandon(out);
         cli_error("%s", err.msg);
         return CLI_EXIT_FAIL;
     }
-    FILE *f = stdout;
-    if (out->path) {
-        f = fopen(out->path, "w");
-        if (!f) {
-            cli_error("cannot write '%s': %s", out->path, strerror(errno));
-            sb_buf_free(&buf);
-            return CLI_EXIT_FAIL;
-        }
-    }
+    FILE *f = out->file ? out->file : stdout;
     size_t len = buf.len;
     bool ok = fwrite(buf.data ? buf.data : "", 1, len, f) == len;
     ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    out->file = NULL;
     sb_buf_free(&buf);
     if (!ok) {
         cli_error("writing %s failed: %s", out->path ? out->path : "the output", strerror(errno));
@@ -220,6 +260,14 @@ int cli_finish(sb_status st, const sb_error *err)
 {
     if (st == SB_OK)
         return CLI_EXIT_OK;
+    if (st == SB_E_INTERRUPTED) {
+        /* 128 + the signal, as a shell reports a command killed by it. */
+        int sig = atomic_load(&stop_flag);
+        cli_error("interrupted by %s; test files removed", sig == SIGTERM  ? "SIGTERM"
+                                                           : sig == SIGHUP ? "SIGHUP"
+                                                                           : "SIGINT");
+        return 128 + (sig ? sig : SIGINT);
+    }
     cli_error("%s", err->msg[0] ? err->msg : sb_status_str(st));
-    return st == SB_E_INTERRUPTED ? CLI_EXIT_INTERRUPTED : CLI_EXIT_FAIL;
+    return CLI_EXIT_FAIL;
 }

@@ -61,10 +61,15 @@ typedef struct cli_output {
     sb_report_opts report;
     const char *path; /* NULL: stdout */
     bool quiet;
+    FILE *file; /* the open output file, set by cli_output_open */
 } cli_output;
 
-/* Renders run as asked; returns a CLI_EXIT_* code. */
-int cli_print_run(const sb_run *run, const cli_output *out);
+/* Creates the output file, if one was asked for, before anything is
+ * measured, so that a path that cannot be written fails at once. */
+int cli_output_open(cli_output *out);
+/* Renders run as asked, and closes the output file; returns a CLI_EXIT_*
+ * code. A run without a single test prints nothing and removes the file. */
+int cli_print_run(const sb_run *run, cli_output *out);
 
 /* Maps the outcome of a measurement to an exit code, printing its error. */
 int cli_finish(sb_status st, const sb_error *err);

@@ -18,6 +18,7 @@ enum {
     O_MAX_TIME,
     O_MAX_BYTES,
     O_SPREAD,
+    O_INTERVAL,
     O_ONLY,
     O_NO_DIRECT,
     O_DROP_CACHES,
@@ -40,6 +41,7 @@ static const cli_option sweep_opts[] = {
     [O_MAX_BYTES] = { "max-bytes", 0, "SIZE", "adaptive: most bytes per point (default 4g)" },
     [O_SPREAD] = { "spread", 0, "PCT",
                    "adaptive: stop when the 95% spread is within PCT% of the mean (default 2)" },
+    [O_INTERVAL] = { "interval", 0, "TIME", "adaptive: length of one sample (default 100ms)" },
     [O_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests" },
     [O_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (reads are buffered, made cold)" },
     [O_DROP_CACHES] = { "drop-caches", 0, NULL,
@@ -62,9 +64,14 @@ typedef struct sweep_args {
 /* Parses a percentage such as "2" or "2%" into a fraction. */
 static bool parse_pct(const char *s, double *out)
 {
-    char *end;
-    double v = strtod(s, &end);
-    if (end == s || (*end && strcmp(end, "%") != 0) || !(v > 0 && v < 100))
+    /* Digits with at most one decimal point, and an optional '%': strtod
+     * alone would also take " 5", "1e1" and "0x10". */
+    size_t digits = strspn(s, "0123456789.");
+    if (digits == 0 || (s[digits] && strcmp(s + digits, "%") != 0) ||
+        strchr(s, '.') != strrchr(s, '.'))
+        return false;
+    double v = strtod(s, NULL);
+    if (!(v > 0 && v < 100))
         return false;
     *out = v / 100.0;
     return true;
@@ -81,28 +88,33 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     case O_SIZE:
         st = sb_parse_size(arg, "--size", &c->fixed_bytes, &err);
         if (st == SB_OK && c->fixed_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--size: must be more than 0");
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' must be more than 0", arg);
         break;
     case O_FILE_SIZE:
         st = sb_parse_size(arg, "--file-size", &c->file_bytes, &err);
         if (st == SB_OK && c->file_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--file-size: must be more than 0");
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--file-size: '%s' must be more than 0", arg);
         break;
     case O_MIN_TIME: st = sb_parse_time_ns(arg, "--min-time", &c->min_ns, &err); break;
     case O_MAX_TIME:
         st = sb_parse_time_ns(arg, "--max-time", &c->max_ns, &err);
         if (st == SB_OK && c->max_ns == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-time: must be more than 0");
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-time: '%s' must be more than 0", arg);
         break;
     case O_MAX_BYTES:
         st = sb_parse_size(arg, "--max-bytes", &c->max_bytes, &err);
         if (st == SB_OK && c->max_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-bytes: must be more than 0");
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-bytes: '%s' must be more than 0", arg);
         break;
     case O_SPREAD:
         if (!parse_pct(arg, &c->rel_ci))
             st = sb_error_set(&err, SB_E_INVALID, 0,
                               "--spread: '%s' is not a percentage between 0 and 100", arg);
+        break;
+    case O_INTERVAL:
+        st = sb_parse_time_ns(arg, "--interval", &c->sample_ns, &err);
+        if (st == SB_OK && c->sample_ns < 1000000)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--interval: '%s' is shorter than 1ms", arg);
         break;
     case O_ONLY:
         if (strcmp(arg, "write") == 0)
@@ -115,9 +127,8 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     case O_NO_DIRECT: c->direct = false; break;
     case O_DROP_CACHES: c->drop_caches = true; break;
     case O_ENGINE:
-        if (strcmp(arg, "sync") != 0 && strcmp(arg, "psync") != 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0,
-                              "--engine: '%s' is not an engine (sync, psync)", arg);
+        if (strlen(arg) >= sizeof c->engine)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--engine: '%s' is not an engine", arg);
         else
             snprintf(c->engine, sizeof c->engine, "%s", arg);
         break;
@@ -139,6 +150,11 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
  * interruption), and returns the exit code. */
 static int measure_and_print(sweep_args *a, const char *cmdline, const char *const *paths, size_t n)
 {
+    sb_error cerr;
+    if (sb_sweep_check_config(&a->cfg, &cerr) != SB_OK) {
+        cli_error("%s", cerr.msg);
+        return CLI_EXIT_USAGE;
+    }
     a->cfg.stop = cli_stop_flag();
     if (!a->out.quiet)
         a->cfg.progress = cli_progress;
@@ -149,11 +165,14 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
         sb_run_free(run);
         return CLI_EXIT_FAIL;
     }
+    int rc = cli_output_open(&a->out);
+    if (rc != CLI_EXIT_OK) {
+        sb_run_free(run);
+        return rc;
+    }
     sb_status st = sb_sweep_run(&a->cfg, paths, n, run, &err);
     cli_progress_done();
-    int rc = CLI_EXIT_OK;
-    if (run->n_targets > 0)
-        rc = cli_print_run(run, &a->out);
+    rc = cli_print_run(run, &a->out);
     int rc2 = cli_finish(st, &err);
     sb_run_free(run);
     return rc2 != CLI_EXIT_OK ? rc2 : rc;

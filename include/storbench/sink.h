@@ -43,7 +43,12 @@ void sb_sink_puts(sb_sink *s, const char *str);
 void sb_sink_printf(sb_sink *s, const char *fmt, ...) SB_PRINTF(2, 3);
 void sb_sink_vprintf(sb_sink *s, const char *fmt, va_list ap);
 
-/* SB_OK if every write succeeded, otherwise SB_E_IO with the errno. */
+/* Records a failure that happened while producing output (a renderer out
+ * of memory), so that sb_sink_status reports it. The first failure stays. */
+void sb_sink_fail(sb_sink *s, int errnum);
+
+/* SB_OK if every write succeeded, otherwise SB_E_IO with the errno
+ * (SB_E_NOMEM for ENOMEM). */
 SB_MUST_CHECK sb_status sb_sink_status(const sb_sink *s, sb_error *err);
 
 #endif

@@ -119,10 +119,12 @@ typedef struct sb_stable_rule {
 
 typedef struct sb_estimate {
     double rate;       /* bytes per second over the samples used */
-    double half_width; /* 95% CI half-width of the mean rate, bytes/s */
+    double half_width; /* 95% CI half-width of rate, bytes/s */
     double rate_min;   /* slowest and fastest sample used, bytes/s */
     double rate_max;
-    size_t used; /* number of samples the estimate is based on */
+    double rate_first; /* rate over the first and the second half (by time) */
+    double rate_last;  /* of the samples used: a trend shows as a difference */
+    size_t used;       /* number of samples the estimate is based on */
 } sb_estimate;
 
 void sb_samples_init(sb_samples *s);
@@ -133,10 +135,15 @@ uint64_t sb_samples_total_ns(const sb_samples *s);
 uint64_t sb_samples_total_bytes(const sb_samples *s);
 /* True when the rule above says the measurement may stop. */
 bool sb_samples_stable(const sb_samples *s, const sb_stable_rule *rule);
-/* The estimate over the last `window` samples when the series is stable,
- * otherwise over every sample after the first `skip` (or all samples when
+/* The estimate over every sample after the first `skip` (all samples when
  * there are no more than skip): rate is total bytes over total time of the
- * samples used, half_width the 95% half-width of that rate (see the rule). */
+ * samples used, as dd and fio report a whole run, and half_width the 95%
+ * half-width of that rate (see the rule). The window only decides when to
+ * stop: a device whose service comes in bursts (a throttle's slices, a
+ * controller's write-back) can look steady over one window at a rate it
+ * does not sustain, so the estimate keeps every sample. A device that
+ * changed speed (a write cache filling) shows it as rate_first != rate_last,
+ * which callers report rather than average away silently. */
 void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_estimate *out);
 
 /* Two-sided 95% Student's t critical value for df degrees of freedom

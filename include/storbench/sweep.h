@@ -83,6 +83,11 @@ typedef struct sb_sweep_config {
  * reads allowed. */
 void sb_sweep_config_init(sb_sweep_config *c);
 
+/* Checks c on its own (block sizes, times, engine, fixed size against the
+ * block sizes), before any target is looked at: what it rejects is a bad
+ * command line. sb_sweep_run checks the same again. */
+SB_MUST_CHECK sb_status sb_sweep_check_config(const sb_sweep_config *c, sb_error *err);
+
 /* Runs the sweep on every path and appends one target with its tests to run.
  * Every target is opened and checked before anything is written, so a bad
  * target fails the call without creating a file. An I/O error (ENOSPC, EIO)

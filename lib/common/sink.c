@@ -79,8 +79,7 @@ void sb_sink_vprintf(sb_sink *s, const char *fmt, va_list ap)
     int n = vsnprintf(small, sizeof small, fmt, ap);
     if (n < 0) {
         va_end(ap2);
-        if (!s->failed_errno)
-            s->failed_errno = EINVAL;
+        sb_sink_fail(s, EINVAL);
         return;
     }
     if ((size_t)n < sizeof small) {
@@ -91,8 +90,7 @@ void sb_sink_vprintf(sb_sink *s, const char *fmt, va_list ap)
     char *big = malloc((size_t)n + 1);
     if (!big) {
         va_end(ap2);
-        if (!s->failed_errno)
-            s->failed_errno = ENOMEM;
+        sb_sink_fail(s, ENOMEM);
         return;
     }
     vsnprintf(big, (size_t)n + 1, fmt, ap2);
@@ -109,9 +107,17 @@ void sb_sink_printf(sb_sink *s, const char *fmt, ...)
     va_end(ap);
 }
 
+void sb_sink_fail(sb_sink *s, int errnum)
+{
+    if (!s->failed_errno)
+        s->failed_errno = errnum;
+}
+
 sb_status sb_sink_status(const sb_sink *s, sb_error *err)
 {
     if (!s->failed_errno)
         return SB_OK;
+    if (s->failed_errno == ENOMEM)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while writing output");
     return sb_error_set(err, SB_E_IO, s->failed_errno, "writing output failed");
 }

@@ -76,6 +76,48 @@ bool sb_probe_mount_of(const char *root, unsigned maj, unsigned min, char *fstyp
     return found;
 }
 
+/* True when mount point mp contains path. */
+static bool contains(const char *mp, const char *path)
+{
+    size_t n = strlen(mp);
+    if (strcmp(mp, "/") == 0)
+        return path[0] == '/';
+    return strncmp(mp, path, n) == 0 && (path[n] == '/' || path[n] == '\0');
+}
+
+bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, size_t fstype_len,
+                            char *mnt, size_t mnt_len, char *source, size_t source_len)
+{
+    char file[4096];
+    root_path(file, sizeof file, root, "/proc/self/mountinfo");
+    FILE *f = fopen(file, "re");
+    if (!f)
+        return false;
+    char *line = NULL;
+    size_t cap = 0, best = 0;
+    bool found = false;
+    while (getline(&line, &cap, f) > 0) {
+        char mp[4096], fs[256], src[4096];
+        char *sep = strstr(line, " - ");
+        if (!sep || sscanf(line, "%*u %*u %*u:%*u %*s %4095s", mp) != 1 ||
+            sscanf(sep + 3, "%255s %4095s", fs, src) != 2)
+            continue;
+        unescape(mp);
+        unescape(src);
+        size_t len = strlen(mp);
+        if (!contains(mp, path) || len < best)
+            continue;
+        best = len;
+        copy(fstype, fstype_len, fs);
+        copy(mnt, mnt_len, mp);
+        copy(source, source_len, src);
+        found = true;
+    }
+    free(line);
+    fclose(f);
+    return found;
+}
+
 /* Reads "MAJ:MIN" from a sysfs dev file. */
 static bool read_devno(const char *path, unsigned *maj, unsigned *min)
 {
@@ -147,7 +189,7 @@ static bool devno_in_use(const char *root, unsigned maj, unsigned min, const cha
 bool sb_probe_device_in_use(const char *root, unsigned maj, unsigned min, char *why, size_t why_len)
 {
     char self[64];
-    snprintf(self, sizeof self, "the device %u:%u", maj, min);
+    snprintf(self, sizeof self, "it");
     if (devno_in_use(root, maj, min, self, why, why_len))
         return true;
 

@@ -22,6 +22,14 @@ bool sb_probe_mount_of(const char *root, unsigned maj, unsigned min, char *fstyp
                        size_t fstype_len, char *mnt, size_t mnt_len, char *source,
                        size_t source_len);
 
+/* The mount that holds path (an absolute, resolved path): the entry of
+ * <root>/proc/self/mountinfo whose mount point is the longest prefix of
+ * path, the last listed on a tie (it is mounted over the others). Fills as
+ * sb_probe_mount_of; false when nothing matches. Unlike the device number,
+ * this also works where st_dev is not the mount's (btrfs subvolumes). */
+bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, size_t fstype_len,
+                            char *mnt, size_t mnt_len, char *source, size_t source_len);
+
 /* Why the block device maj:min must not be written, or false when nothing
  * holds it: it is mounted, one of its partitions is mounted, it or one of
  * its partitions is active swap, or another device (dm, md, ...) is stacked

@@ -44,11 +44,15 @@ sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sin
             field(sink, tr->path, false);
             field(sink, tr->fs_type, false);
             field(sink, dir ? dir : "", false);
-            sb_sink_printf(sink, "%llu,%.3f,%.3f,%.1f,%.0f,%.6f,%.0f,",
-                           (unsigned long long)sb_report_param_u64(test, "bs_bytes"),
-                           m ? m->value / unit : 0.0, m ? m->spread / unit : 0.0,
-                           sb_report_value(test, "cpu", 0), sb_report_value(test, "bytes", 0),
-                           sb_report_value(test, "elapsed", 0),
+            sb_sink_printf(sink, "%llu,",
+                           (unsigned long long)sb_report_param_u64(test, "bs_bytes"));
+            /* No rate was measured: empty fields, not a zero that reads as a speed. */
+            if (m)
+                sb_sink_printf(sink, "%.3f,%.3f,", m->value / unit, m->spread / unit);
+            else
+                sb_sink_puts(sink, ",,");
+            sb_sink_printf(sink, "%.1f,%.0f,%.6f,%.0f,", sb_report_value(test, "cpu", 0),
+                           sb_report_value(test, "bytes", 0), sb_report_value(test, "elapsed", 0),
                            sb_report_value(test, "samples", 0));
             field(sink, path ? path : "", false);
             field(sink, mode ? mode : "", false);

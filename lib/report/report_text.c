@@ -1,37 +1,170 @@
 /*
  * report_text.c: seed 000's tables, from the result model.
  *
- *   Write throughput, MiB/s (buffered writes, timed to fdatasync; ± is the 95% spread)
- *   block    ext4              vfat
- *   size     /mnt/a            /mnt/b
- *   8          1.3 ±0.0          1.1 ±0.1
+ *   Write throughput, MiB/s (buffered writes, timed to fdatasync; ± = 95% spread)
+ *   block        ext4      vfat
+ *   size    /mnt/ext4  /mnt/fat
+ *   8       1.3 ±1.2%  1.1 ±2.0%
  *   ...
  *
- * One table per direction, then CPU %. A cell of an incomplete test gets a
- * '*' and the reason below the table; a block size a target did not reach
- * shows '-'.
+ * One table per direction, then CPU %. Every column is as wide as its
+ * widest cell or header and right-aligned, so numbers line up whatever
+ * the paths. A cell of a point whose speed changed while it ran gets '~',
+ * of an incomplete point '*'; a block size a target did not reach shows
+ * '-'. The reasons follow the last table.
  */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report_int.h"
 #include "storbench/units.h"
 
-#define LABEL_W 8
-#define CELL_W 17
 #define MAX_ROWS 64
+/* A point whose two halves differ by more than this fraction of its rate
+ * changed speed while it ran (a write cache filling, thermal throttling):
+ * its cell gets a '~' and both rates are given below the tables. */
+#define TREND_REL 0.10
 
-/* The block sizes of a direction, in the order of the first target that has
- * them, merged across targets. */
-static size_t collect_sizes(const sb_run *run, const char *dir, uint64_t *out)
+/* The rates of a point's first and second half when they differ enough to
+ * call it a change of speed. */
+static bool changed_speed(const sb_test *t, double *first, double *last)
+{
+    const sb_measurement *m = sb_test_measurement(t, "throughput");
+    const sb_measurement *f = sb_test_measurement(t, "throughput_first_half");
+    const sb_measurement *l = sb_test_measurement(t, "throughput_second_half");
+    if (!m || !f || !l || m->value <= 0)
+        return false;
+    *first = f->value;
+    *last = l->value;
+    return fabs(f->value - l->value) > TREND_REL * m->value;
+}
+
+/* ---- a table of strings with right-aligned columns --------------------- */
+
+typedef struct table {
+    char **cells; /* rows x cols, owned; NULL is an empty cell */
+    size_t rows;
+    size_t cols;
+    bool oom;
+} table;
+
+static bool table_init(table *t, size_t rows, size_t cols)
+{
+    t->rows = rows;
+    t->cols = cols;
+    t->oom = false;
+    t->cells = calloc(rows * cols, sizeof *t->cells);
+    return t->cells != NULL;
+}
+
+static void table_set(table *t, size_t r, size_t c, const char *fmt, ...) SB_PRINTF(4, 5);
+
+static void table_set(table *t, size_t r, size_t c, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = NULL;
+    if (vasprintf(&s, fmt, ap) < 0) {
+        s = NULL;
+        t->oom = true;
+    }
+    va_end(ap);
+    free(t->cells[r * t->cols + c]);
+    t->cells[r * t->cols + c] = s;
+}
+
+/* Display width of a UTF-8 string: bytes that do not start a character
+ * (10xxxxxx) take no column. */
+static size_t columns(const char *s)
 {
     size_t n = 0;
+    for (; s && *s; s++)
+        n += ((unsigned char)*s & 0xC0) != 0x80;
+    return n;
+}
+
+/* A cell may hold "number\tmarks": the numbers of a column are right-aligned
+ * among themselves and the marks ('~', '*') follow in a sub-column of their
+ * own, so a marked cell does not shift the digits of its column. */
+static void split_cell(const char *s, size_t *num_cols, size_t *mark_cols, const char **mark)
+{
+    const char *tab = s ? strchr(s, '\t') : NULL;
+    *mark = tab ? tab + 1 : "";
+    *mark_cols = columns(*mark);
+    *num_cols = s ? columns(s) - (tab ? *mark_cols + 1 : 0) : 0;
+}
+
+/* Prints the table: column 0 left-aligned (the block-size labels), the
+ * others right-aligned, two spaces apart, no trailing blanks. */
+static void table_print(const table *t, sb_sink *sink)
+{
+    size_t *w = calloc(2 * t->cols, sizeof *w); /* number and mark width per column */
+    if (!w) {
+        sb_sink_fail(sink, ENOMEM);
+        return;
+    }
+    for (size_t r = 0; r < t->rows; r++)
+        for (size_t c = 0; c < t->cols; c++) {
+            size_t n, m;
+            const char *mark;
+            split_cell(t->cells[r * t->cols + c], &n, &m, &mark);
+            w[2 * c] = n > w[2 * c] ? n : w[2 * c];
+            w[2 * c + 1] = m > w[2 * c + 1] ? m : w[2 * c + 1];
+        }
+    for (size_t r = 0; r < t->rows; r++) {
+        sb_buf line = { 0 };
+        sb_sink lsink;
+        sb_sink_init_buf(&lsink, &line);
+        for (size_t c = 0; c < t->cols; c++) {
+            const char *s = t->cells[r * t->cols + c];
+            size_t n, m;
+            const char *mark;
+            split_cell(s, &n, &m, &mark);
+            size_t nbytes =
+                s ? (size_t)(strchr(s, '\t') ? strchr(s, '\t') - s : (long)strlen(s)) : 0;
+            if (c == 0) {
+                sb_sink_printf(&lsink, "%.*s%*s", (int)nbytes, s ? s : "", (int)(w[0] - n), "");
+            } else {
+                sb_sink_printf(&lsink, "  %*s%.*s%s%*s", (int)(w[2 * c] - n), "", (int)nbytes,
+                               s ? s : "", mark, (int)(w[2 * c + 1] - m), "");
+            }
+        }
+        size_t len = line.len;
+        while (len && line.data[len - 1] == ' ')
+            len--;
+        if (lsink.failed_errno)
+            sb_sink_fail(sink, lsink.failed_errno);
+        sb_sink_write(sink, line.data ? line.data : "", len);
+        sb_sink_puts(sink, "\n");
+        sb_buf_free(&line);
+    }
+    free(w);
+}
+
+static void table_free(table *t)
+{
+    for (size_t i = 0; t->cells && i < t->rows * t->cols; i++)
+        free(t->cells[i]);
+    free(t->cells);
+    t->cells = NULL;
+}
+
+/* ---- the sweep tables ---------------------------------------------------- */
+
+/* Appends the block sizes of a direction that are not in out yet, in the
+ * order the targets have them. */
+static size_t collect_sizes(const sb_run *run, const char *dir, uint64_t *out, size_t n)
+{
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
         for (size_t i = 0; i < tr->n_tests; i++) {
             const sb_test *test = &tr->tests[i];
             const char *d = sb_kvs_get(&test->params, "direction");
-            if (strcmp(test->kind, "sweep") != 0 || !d || strcmp(d, dir) != 0)
+            if (strcmp(test->kind, "sweep") != 0 || !d || (dir && strcmp(d, dir) != 0))
                 continue;
             uint64_t bs = sb_report_param_u64(test, "bs_bytes");
             bool seen = false;
@@ -56,72 +189,87 @@ static const sb_test *find_point(const sb_target_res *tr, const char *dir, uint6
     return NULL;
 }
 
-/* Fits s into w columns, keeping its end (the informative part of a path). */
-static void fit(const char *s, char *out, size_t w)
+/* The two header rows: filesystem type, then path. */
+static void table_headers(table *tb, const sb_run *run)
 {
-    size_t len = strlen(s);
-    if (len <= w) {
-        snprintf(out, w + 1, "%s", s);
-        return;
-    }
-    snprintf(out, w + 1, "...%s", s + len - (w - 3));
-}
-
-static void header(const sb_run *run, sb_sink *sink, const char *first_label)
-{
-    char cell[CELL_W + 1];
-    sb_sink_printf(sink, "%-*s", LABEL_W, first_label);
+    table_set(tb, 0, 0, "block");
+    table_set(tb, 1, 0, "size");
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
-        fit(tr->fs_type[0] ? tr->fs_type : tr->kind, cell, CELL_W - 1);
-        sb_sink_printf(sink, " %-*s", CELL_W - 1, cell);
+        table_set(tb, 0, t + 1, "%s", tr->fs_type[0] ? tr->fs_type : tr->kind);
+        table_set(tb, 1, t + 1, "%s", tr->path);
     }
-    sb_sink_puts(sink, "\n");
-    sb_sink_printf(sink, "%-*s", LABEL_W, "size");
-    for (size_t t = 0; t < run->n_targets; t++) {
-        fit(run->targets[t].path, cell, CELL_W - 1);
-        sb_sink_printf(sink, " %-*s", CELL_W - 1, cell);
-    }
-    sb_sink_puts(sink, "\n");
 }
 
-/* One throughput table. Returns the number of incomplete cells. */
-static size_t throughput_table(const sb_run *run, const sb_report_opts *o, const char *dir,
-                               const char *title, sb_sink *sink)
+/* Which markers a table used. */
+typedef struct marks {
+    bool changed;
+    bool incomplete;
+    bool missing;
+} marks;
+
+static void legend(const marks *m, sb_sink *sink)
+{
+    if (!m->changed && !m->incomplete && !m->missing)
+        return;
+    const char *sep = "";
+    if (m->changed) {
+        sb_sink_printf(sink, "%s~ speed changed while measured", sep);
+        sep = ", ";
+    }
+    if (m->incomplete) {
+        sb_sink_printf(sink, "%s* incomplete (from the samples before it stopped)", sep);
+        sep = ", ";
+    }
+    if (m->missing)
+        sb_sink_printf(sink, "%s- not measured", sep);
+    sb_sink_puts(sink, (m->changed || m->incomplete) ? "; notes below\n" : "\n");
+}
+
+/* One throughput table; sets *m to the markers it used. Returns false when
+ * it has no rows. */
+static bool throughput_table(const sb_run *run, const sb_report_opts *o, const char *dir,
+                             const char *title, marks *m, sb_sink *sink)
 {
     uint64_t sizes[MAX_ROWS];
-    size_t rows = collect_sizes(run, dir, sizes);
+    size_t rows = collect_sizes(run, dir, sizes, 0);
     if (rows == 0)
-        return 0;
+        return false;
+    table tb;
+    if (!table_init(&tb, rows + 2, run->n_targets + 1)) {
+        sb_sink_fail(sink, ENOMEM);
+        return false;
+    }
     double unit = sb_report_unit_bytes(o);
-    size_t incomplete = 0;
-    sb_sink_printf(sink, "%s, %s (± is the 95%% spread of the samples)\n", title,
-                   sb_report_unit_name(o));
-    header(run, sink, "block");
+    table_headers(&tb, run);
     for (size_t r = 0; r < rows; r++) {
-        char label[32], cell[64];
-        sb_sink_printf(sink, "%-*s", LABEL_W, sb_format_size(sizes[r], label, sizeof label));
+        char label[32];
+        table_set(&tb, r + 2, 0, "%s", sb_format_size(sizes[r], label, sizeof label));
         for (size_t t = 0; t < run->n_targets; t++) {
             const sb_test *test = find_point(&run->targets[t], dir, sizes[r]);
-            const sb_measurement *m = test ? sb_test_measurement(test, "throughput") : NULL;
-            if (!m) {
-                snprintf(cell, sizeof cell, "%7s", "-");
-            } else {
-                int n = snprintf(cell, sizeof cell, "%7.1f", m->value / unit);
-                if (m->spread > 0 && n > 0)
-                    snprintf(cell + n, sizeof cell - (size_t)n, " ±%.1f", m->spread / unit);
-                if (!test->complete) {
-                    strncat(cell, "*", sizeof cell - strlen(cell) - 1);
-                    incomplete++;
-                }
-            }
-            /* "±" is two bytes but one column. */
-            int pad = CELL_W - 1 + (strstr(cell, "±") ? 1 : 0);
-            sb_sink_printf(sink, " %-*s", pad, cell);
+            const sb_measurement *tp = test ? sb_test_measurement(test, "throughput") : NULL;
+            double f, l;
+            bool changed = test && changed_speed(test, &f, &l);
+            bool incomplete = test && !test->complete;
+            const char *mark = changed && incomplete ? "~*" : changed ? "~" : incomplete ? "*" : "";
+            m->changed |= changed;
+            m->incomplete |= incomplete;
+            m->missing |= !tp;
+            if (!tp)
+                table_set(&tb, r + 2, t + 1, "-\t%s", mark);
+            else if (tp->spread > 0 && tp->value > 0)
+                table_set(&tb, r + 2, t + 1, "%.1f ±%.1f%%\t%s", tp->value / unit,
+                          100.0 * tp->spread / tp->value, mark);
+            else
+                table_set(&tb, r + 2, t + 1, "%.1f\t%s", tp->value / unit, mark);
         }
-        sb_sink_puts(sink, "\n");
     }
-    return incomplete;
+    sb_sink_printf(sink, "%s, %s\n", title, sb_report_unit_name(o));
+    table_print(&tb, sink);
+    if (tb.oom)
+        sb_sink_fail(sink, ENOMEM);
+    table_free(&tb);
+    return true;
 }
 
 /* Says, per target, which read sizes went direct and which were buffered. */
@@ -147,38 +295,41 @@ static void read_paths(const sb_run *run, sb_sink *sink)
         char a[32], b[32];
         if (!min_direct && !max_buffered)
             continue;
+        sb_format_size(min_direct, a, sizeof a);
+        sb_format_size(max_buffered, b, sizeof b);
+        /* "512 B" but "4k": a bare number needs its unit. */
+        if (min_direct < 1024)
+            strcat(a, " B");
+        if (max_buffered < 1024)
+            strcat(b, " B");
         sb_sink_printf(sink, "reads on %s: ", tr->path);
         if (min_direct && !max_buffered)
-            sb_sink_printf(sink, "O_DIRECT at every size\n");
+            sb_sink_puts(sink, "O_DIRECT at every size\n");
         else if (!min_direct)
-            sb_sink_printf(sink, "buffered at every size, file cache dropped first\n");
+            sb_sink_puts(sink, "buffered at every size, the file's cache dropped first\n");
         else
-            sb_sink_printf(sink, "O_DIRECT from %s, buffered up to %s (cache dropped first)\n",
-                           sb_format_size(min_direct, a, sizeof a),
-                           sb_format_size(max_buffered, b, sizeof b));
+            sb_sink_printf(sink,
+                           "O_DIRECT from %s, buffered up to %s (the file's cache dropped "
+                           "first)\n",
+                           a, b);
     }
 }
 
 static void cpu_table(const sb_run *run, sb_sink *sink)
 {
     uint64_t sizes[MAX_ROWS];
-    size_t rows = collect_sizes(run, "write", sizes);
-    uint64_t rsizes[MAX_ROWS];
-    size_t rrows = collect_sizes(run, "read", rsizes);
-    for (size_t i = 0; i < rrows; i++) {
-        bool seen = false;
-        for (size_t k = 0; k < rows; k++)
-            seen = seen || sizes[k] == rsizes[i];
-        if (!seen && rows < MAX_ROWS)
-            sizes[rows++] = rsizes[i];
-    }
+    size_t rows = collect_sizes(run, NULL, sizes, 0);
+    table tb;
     if (rows == 0)
         return;
-    sb_sink_puts(sink, "CPU % (user+sys, of one core), write / read\n");
-    header(run, sink, "block");
+    if (!table_init(&tb, rows + 2, run->n_targets + 1)) {
+        sb_sink_fail(sink, ENOMEM);
+        return;
+    }
+    table_headers(&tb, run);
     for (size_t r = 0; r < rows; r++) {
-        char label[32], w[16], rd[16], cell[40];
-        sb_sink_printf(sink, "%-*s", LABEL_W, sb_format_size(sizes[r], label, sizeof label));
+        char label[32], w[16], rd[16];
+        table_set(&tb, r + 2, 0, "%s", sb_format_size(sizes[r], label, sizeof label));
         for (size_t t = 0; t < run->n_targets; t++) {
             const sb_test *wt = find_point(&run->targets[t], "write", sizes[r]);
             const sb_test *rt = find_point(&run->targets[t], "read", sizes[r]);
@@ -186,21 +337,33 @@ static void cpu_table(const sb_run *run, sb_sink *sink)
             const sb_measurement *rm = rt ? sb_test_measurement(rt, "cpu") : NULL;
             snprintf(w, sizeof w, wm ? "%.0f" : "-", wm ? wm->value : 0.0);
             snprintf(rd, sizeof rd, rm ? "%.0f" : "-", rm ? rm->value : 0.0);
-            snprintf(cell, sizeof cell, "%5s / %s", w, rd);
-            sb_sink_printf(sink, " %-*s", CELL_W - 1, cell);
+            table_set(&tb, r + 2, t + 1, "%s / %s", w, rd);
         }
-        sb_sink_puts(sink, "\n");
     }
+    sb_sink_puts(sink, "CPU % (user+sys, of one core), write / read\n");
+    table_print(&tb, sink);
+    if (tb.oom)
+        sb_sink_fail(sink, ENOMEM);
+    table_free(&tb);
 }
 
-static void notes(const sb_run *run, sb_sink *sink)
+static void notes(const sb_run *run, const sb_report_opts *o, sb_sink *sink)
 {
+    double unit = sb_report_unit_bytes(o);
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
-        for (size_t i = 0; i < tr->n_tests; i++)
-            if (!tr->tests[i].complete)
-                sb_sink_printf(sink, "* %s, %s: incomplete: %s\n", tr->path, tr->tests[i].name,
-                               tr->tests[i].error ? tr->tests[i].error : "unknown reason");
+        for (size_t i = 0; i < tr->n_tests; i++) {
+            const sb_test *test = &tr->tests[i];
+            double f, l;
+            if (changed_speed(test, &f, &l))
+                sb_sink_printf(sink,
+                               "~ %s on %s: %.1f %s in the first half of the test, %.1f in the "
+                               "second\n",
+                               test->name, tr->path, f / unit, sb_report_unit_name(o), l / unit);
+            if (!test->complete)
+                sb_sink_printf(sink, "* %s on %s: %s\n", test->name, tr->path,
+                               test->error ? test->error : "stopped for an unknown reason");
+        }
     }
 }
 
@@ -220,19 +383,22 @@ sb_status sb_report_text(const sb_run *run, const sb_report_opts *o, sb_sink *si
         sb_sink_printf(sink, ", Linux %s", kernel);
     sb_sink_puts(sink, "\n\n");
 
-    size_t bad =
-        throughput_table(run, o, "write", "Write throughput (buffered, timed to fdatasync)", sink);
-    if (bad || collect_sizes(run, "write", (uint64_t[MAX_ROWS]){ 0 }))
+    marks wm = { 0 }, rm = { 0 };
+    if (throughput_table(run, o, "write",
+                         "Write throughput (buffered writes, timed to fdatasync; ± = 95% spread)",
+                         &wm, sink)) {
+        legend(&wm, sink);
         sb_sink_puts(sink, "\n");
-    size_t bad_r = throughput_table(run, o, "read", "Read throughput (cold)", sink);
-    if (collect_sizes(run, "read", (uint64_t[MAX_ROWS]){ 0 })) {
+    }
+    if (throughput_table(run, o, "read", "Read throughput (cold; ± = 95% spread)", &rm, sink)) {
+        legend(&rm, sink);
         read_paths(run, sink);
         sb_sink_puts(sink, "\n");
     }
     cpu_table(run, sink);
-    if (bad + bad_r) {
+    if (wm.changed || wm.incomplete || rm.changed || rm.incomplete) {
         sb_sink_puts(sink, "\n");
-        notes(run, sink);
+        notes(run, o, sink);
     }
     return sb_sink_status(sink, err);
 }

@@ -8,6 +8,7 @@
  * adapted so that a sample lasts about sample_ns (100 ms by default).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -231,6 +232,10 @@ static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *e
              * cached now, so drop it to stay cold. */
             if (p->buffered_read)
                 SB_TRY(sb_cache_drop_file(p->fd, 0, 0, err));
+            /* Starting it again for writes: nothing of the last pass may
+             * still be dirty, or rewriting it would spare the device. */
+            if (p->is_write && fdatasync(p->fd) != 0)
+                return io_error(err, "fdatasync", errno, p->pos, path);
         }
         SB_TRY(xfer_block(s, p->fd, p->is_write, s->buf, p->bs, p->pos, path, err));
         p->pos += p->bs;
@@ -239,11 +244,11 @@ static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *e
     return SB_OK;
 }
 
-/* Adaptive mode: samples until stable, max time or the byte cap. */
+/* Adaptive mode: samples until stable, max time or the byte cap. A write
+ * sample ends when fdatasync has made its data durable. */
 static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 {
     const sb_sweep_config *c = s->c;
-    const char *path = sb_testfile_path(p->tf);
     uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, c->sample_ns, c->sample_ns, p->bs);
     for (;;) {
         uint64_t left = c->max_bytes > p->bytes ? (c->max_bytes - p->bytes) / p->bs : 0;
@@ -252,32 +257,27 @@ static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
         if (calls > left)
             calls = left;
         uint64_t ts = sb_clock_ns();
-        sb_status st = run_calls(s, p, calls, err);
-        if (st == SB_OK && p->is_write && fdatasync(p->fd) != 0)
-            st = io_error(err, "fdatasync", errno, p->pos, path);
-        if (st != SB_OK)
-            return st;
+        SB_TRY(run_calls(s, p, calls, err));
+        if (p->is_write && fdatasync(p->fd) != 0)
+            return io_error(err, "fdatasync", errno, p->pos, sb_testfile_path(p->tf));
         uint64_t te = sb_clock_ns();
         SB_TRY(sb_samples_add(&p->samples, calls * p->bs, te - ts, err));
         report_progress(s, p->is_write ? "write" : "read", p->bs, te - p->t0,
                         (double)(calls * p->bs) * 1e9 / (double)(te - ts ? te - ts : 1));
         if (stop_requested(s))
             return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
-        if (sb_samples_stable(&p->samples, &s->rule)) {
+        if (sb_samples_stable(&p->samples, &s->rule))
             p->why = STOP_STABLE;
-            return SB_OK;
-        }
-        if (te - p->t0 >= c->max_ns) {
+        else if (te - p->t0 >= c->max_ns)
             p->why = STOP_MAX_TIME;
-            return SB_OK;
-        }
-        if (p->bytes >= c->max_bytes) {
+        else if (p->bytes >= c->max_bytes)
             p->why = STOP_MAX_BYTES;
-            return SB_OK;
-        }
+        if (p->why != STOP_ERROR)
+            break;
         calls = calls_for(sb_samples_total_bytes(&p->samples), sb_samples_total_ns(&p->samples),
                           c->sample_ns, p->bs);
     }
+    return SB_OK;
 }
 
 /* Fixed mode: exactly fixed_bytes / bs blocks from offset 0, timed as one
@@ -343,13 +343,12 @@ static sb_status record(const sweep *s, sb_test *test, const point *p, const cha
                         sb_error *err)
 {
     sb_estimate est;
-    double rate, spread = 0;
+    sb_samples_estimate(&p->samples, &s->rule, &est);
+    double rate = est.rate, spread = est.half_width;
     if (s->c->fixed_bytes && p->why == STOP_FIXED) {
+        /* The seed's number: everything over the whole timed part. */
         rate = wall_ns ? (double)p->bytes * 1e9 / (double)wall_ns : 0;
-    } else {
-        sb_samples_estimate(&p->samples, &s->rule, &est);
-        rate = est.rate;
-        spread = est.half_width;
+        spread = 0;
     }
     double *rates = NULL;
     if (p->samples.n) {
@@ -376,10 +375,22 @@ static sb_status record(const sweep *s, sb_test *test, const point *p, const cha
         free(rates);
         return sb_error_set(err, st, 0, "out of memory");
     }
-    st = sb_result_add_measurement(test, "throughput", "B/s", rate, spread, rates, p->samples.n,
-                                   err);
+    /* A point that failed before it finished a sample has no rate to show
+     * (a fixed-mode write's rate only exists once its fdatasync is done). */
+    bool measured = (s->c->fixed_bytes && p->why == STOP_FIXED) || est.used > 0;
+    if (measured)
+        st = sb_result_add_measurement(test, "throughput", "B/s", rate, spread, rates, p->samples.n,
+                                       err);
     free(rates);
     SB_TRY(st);
+    /* The halves let a reader see a device that changed speed during the
+     * point (a write cache filling) instead of only its average. */
+    if (est.used >= 4) {
+        SB_TRY(sb_result_add_measurement(test, "throughput_first_half", "B/s", est.rate_first, 0,
+                                         NULL, 0, err));
+        SB_TRY(sb_result_add_measurement(test, "throughput_second_half", "B/s", est.rate_last, 0,
+                                         NULL, 0, err));
+    }
     SB_TRY(sb_result_add_measurement(test, "cpu", "%", sb_clock_cpu_pct(cpu0, cpu1, wall_ns), 0,
                                      NULL, 0, err));
     SB_TRY(sb_result_add_measurement(test, "bytes", "B", (double)p->bytes, 0, NULL, 0, err));
@@ -533,7 +544,7 @@ static void fill_random(char *buf, size_t len)
     }
 }
 
-static sb_status check_config(const sb_sweep_config *c, sb_error *err)
+sb_status sb_sweep_check_config(const sb_sweep_config *c, sb_error *err)
 {
     if (c->n_bs == 0 || c->n_bs > SB_SWEEP_MAX_BS)
         return sb_error_set(err, SB_E_INVALID, 0, "--bs: between 1 and %d block sizes",
@@ -555,21 +566,23 @@ static sb_status check_config(const sb_sweep_config *c, sb_error *err)
                     err, SB_E_INVALID, 0, "--size %llu is smaller than the block size %llu",
                     (unsigned long long)c->fixed_bytes, (unsigned long long)c->bs[i]);
     }
+    const sb_engine_ops *eng = sb_engine_find(c->engine);
+    if (!eng)
+        return sb_error_set(err, SB_E_INVALID, 0, "--engine: '%s' is not an engine (sync, psync)",
+                            c->engine);
+    if (eng->probe)
+        SB_TRY(eng->probe(err));
     return SB_OK;
 }
 
 sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_t n_paths,
                        sb_run *run, sb_error *err)
 {
-    SB_TRY(check_config(c, err));
+    SB_TRY(sb_sweep_check_config(c, err));
     if (n_paths == 0)
         return sb_error_set(err, SB_E_INVALID, 0, "no target given");
     sweep s = { .c = c };
     s.eng = sb_engine_find(c->engine);
-    if (!s.eng)
-        return sb_error_set(err, SB_E_INVALID, 0, "unknown engine '%s' (sync, psync)", c->engine);
-    if (s.eng->probe)
-        SB_TRY(s.eng->probe(err));
     s.rule = (sb_stable_rule){
         .window = c->window, .rel_ci = c->rel_ci, .min_ns = c->min_ns, .skip = 1
     };

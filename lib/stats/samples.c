@@ -180,16 +180,30 @@ bool sb_samples_stable(const sb_samples *s, const sb_stable_rule *rule)
     return st.half <= rule->rel_ci * st.rate;
 }
 
+/* Rates of the first and the second half, by time, of samples [from, n):
+ * the sample that straddles the middle goes to the first half. */
+static void halves(const sb_samples *s, size_t from, double *first, double *last)
+{
+    uint64_t total = 0;
+    for (size_t i = from; i < s->n; i++)
+        total += s->v[i].ns;
+    uint64_t b1 = 0, t1 = 0, b2 = 0, t2 = 0;
+    for (size_t i = from; i < s->n; i++) {
+        if (t1 < total / 2) {
+            b1 += s->v[i].bytes;
+            t1 += s->v[i].ns;
+        } else {
+            b2 += s->v[i].bytes;
+            t2 += s->v[i].ns;
+        }
+    }
+    *first = t1 ? (double)b1 * 1e9 / (double)t1 : 0.0;
+    *last = t2 ? (double)b2 * 1e9 / (double)t2 : *first;
+}
+
 void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_estimate *out)
 {
-    size_t from;
-    if (sb_samples_stable(s, rule))
-        from = s->n - rule->window;
-    else if (s->n > rule->skip)
-        from = rule->skip;
-    else
-        from = 0;
-
+    size_t from = s->n > rule->skip ? rule->skip : 0;
     span_stats st;
     span_collect(s, from, s->n, &st);
     out->rate = st.rate;
@@ -197,4 +211,5 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
     out->rate_min = st.rate_min;
     out->rate_max = st.rate_max;
     out->used = st.m;
+    halves(s, from, &out->rate_first, &out->rate_last);
 }

@@ -56,8 +56,12 @@ static sb_status open_directory(sb_target *t, sb_error *err)
         if (access(t->path, W_OK | X_OK) != 0)
             return refuse(err, SB_E_PERM, errno, "cannot create test files in '%s'", t->path);
     }
-    if (!sb_probe_mount_of(NULL, major(t->dev), minor(t->dev), t->fs_type, sizeof t->fs_type,
-                           t->mount_point, sizeof t->mount_point, t->source, sizeof t->source))
+    char *real = realpath(t->path, NULL);
+    bool known =
+        real && sb_probe_mount_of_path(NULL, real, t->fs_type, sizeof t->fs_type, t->mount_point,
+                                       sizeof t->mount_point, t->source, sizeof t->source);
+    free(real);
+    if (!known)
         snprintf(t->fs_type, sizeof t->fs_type, "unknown");
     /* The device behind the filesystem gives the O_DIRECT alignment when
      * statx cannot; a source like /dev/loop0 names it. */

@@ -16,8 +16,9 @@
 #
 # Conventions
 #  * Exit codes are meson's: 0 pass, 1 fail (sb_fail), 77 skip (sb_skip).
-#  * A function that returns a value takes the NAME of a variable as its last
-#    argument and sets it in the caller with printf -v: `sb_loop_create 64 dev`.
+#  * A function that returns a value takes the NAME of a variable after its
+#    inputs (sb_tmpdir VAR, sb_loop_create SIZE VAR, sb_mount DEV VAR,
+#    sb_checksum PATH VAR) and sets it in the caller with printf -v.
 #    That keeps it in the test's own shell. `dev=$(sb_loop_create 64)` would
 #    run it in a subshell, where sb_fail or sb_skip only ends the subshell. The
 #    form without a NAME prints the value on stdout, for interactive use.
@@ -155,7 +156,8 @@ sb_require_blkio() {
     own=$(awk -F: '$1 == "0" { print $3; exit }' "${_SB_CGROUP_FILE:-/proc/$BASHPID/cgroup}")
     [[ -n $own ]] || sb_skip "cannot find this process's cgroup v2 in /proc/$BASHPID/cgroup"
     [[ $own == / ]] && own=
-    if [[ -n $own && -w $mnt$own/io.max ]]; then
+    if [[ -w $mnt$own/io.max ]]; then
+        # (own is empty in a cgroup namespace whose root is not the real one)
         _SB_CG_DIR=$mnt$own
     elif [[ -z $own ]]; then
         # The root cgroup has no io.max: move into a fresh child. The root
@@ -203,7 +205,7 @@ sb_tmpdir() {
 # Sets VAR to the device (/dev/loopN), or prints it when no VAR is given.
 # Warns on stderr when the kernel did not turn direct I/O on.
 sb_loop_create() {
-    local _sb_size=${1:-} _sb_var=${2:-} _sb_back _sb_dev _sb_dio
+    local _sb_size=${1:-} _sb_var=${2:-} _sb_back _sb_dev _sb_dio _sb_parts=${_SB_PARTITIONED:-}
     [[ $_sb_size =~ ^[1-9][0-9]*$ ]] || sb_fail "usage: sb_loop_create SIZE_MIB [VAR] (got '$_sb_size')"
     _sb_check_var "$_sb_var"
     _sb_ensure_init
@@ -211,7 +213,8 @@ sb_loop_create() {
     _sb_journal_add P "$_sb_back"
     _sb_journal_add L "$_sb_back"
     truncate -s "${_sb_size}M" "$_sb_back" || sb_fail "sb_loop_create: truncate -s ${_sb_size}M $_sb_back failed"
-    _sb_dev=$(losetup -f --show --direct-io=on "$_sb_back" 2>"$_SB_ROOT/losetup.err") ||
+    [[ -z $_sb_parts ]] || _sb_write_mbr "$_sb_back" "$_sb_size"
+    _sb_dev=$(losetup -f --show --direct-io=on ${_sb_parts:+--partscan} "$_sb_back" 2>"$_SB_ROOT/losetup.err") ||
         sb_fail "losetup -f --show --direct-io=on $_sb_back: $(<"$_SB_ROOT/losetup.err")"
     [[ $_sb_dev == /dev/* && -b $_sb_dev ]] || sb_fail "losetup printed '$_sb_dev', not a block device"
     _sb_dio=$(cat "/sys/block/${_sb_dev##*/}/loop/dio" 2>/dev/null) || _sb_dio=
@@ -219,6 +222,40 @@ sb_loop_create() {
         _sb_log "warning: direct I/O is off on $_sb_dev (does the file system of $_SB_ROOT support O_DIRECT?)"
     _sb_settle
     _sb_set "$_sb_var" "$_sb_dev"
+}
+
+# sb_loop_create_partitioned SIZE_MIB [VAR]: as sb_loop_create, but the
+# backing file holds an MBR partition table with one Linux partition from
+# 1 MiB to the end, and the device is attached with --partscan, so the
+# partition appears as ${VAR}p1.
+sb_loop_create_partitioned() {
+    local _sb_pvar=${2:-} _sb_pdev _sb_part _sb_mm
+    _SB_PARTITIONED=1 sb_loop_create "$1" SB_LAST_LOOP
+    _sb_pdev=$SB_LAST_LOOP
+    _sb_part=${_sb_pdev}p1
+    # The kernel may not have scanned yet (and without udev nobody makes the
+    # node): ask partx, then make the node from sysfs if it is missing.
+    [[ -e /sys/block/${_sb_pdev##*/}/${_sb_part##*/} ]] || partx -a "$_sb_pdev" 2>/dev/null || true
+    _sb_mm=$(cat "/sys/block/${_sb_pdev##*/}/${_sb_part##*/}/dev" 2>/dev/null) ||
+        sb_fail "sb_loop_create_partitioned: the kernel shows no partition on $_sb_pdev"
+    if [[ ! -b $_sb_part ]]; then
+        _sb_journal_add P "$_sb_part"
+        mknod "$_sb_part" b "${_sb_mm%%:*}" "${_sb_mm##*:}" || sb_fail "mknod $_sb_part failed"
+    fi
+    _sb_set "$_sb_pvar" "$_sb_pdev"
+}
+
+# _sb_write_mbr FILE SIZE_MIB: writes a DOS partition table with one type
+# 0x83 partition starting at sector 2048 (no sfdisk needed).
+_sb_write_mbr() {
+    local file=$1 size_mib=$2 start=2048 count
+    count=$((size_mib * 2048 - start))
+    _sb_le() { printf '\\x%02x\\x%02x\\x%02x\\x%02x' $(($1 & 255)) $(($1 >> 8 & 255)) $(($1 >> 16 & 255)) $(($1 >> 24 & 255)); }
+    # Entry 1 at byte 446: not bootable, CHS unused, type 0x83, LBA start, sectors.
+    printf "\\x00\\x00\\x00\\x00\\x83\\x00\\x00\\x00$(_sb_le $start)$(_sb_le $count)" |
+        dd of="$file" bs=1 seek=446 conv=notrunc status=none || sb_fail "writing the partition table failed"
+    printf '\x55\xaa' | dd of="$file" bs=1 seek=510 conv=notrunc status=none ||
+        sb_fail "writing the MBR signature failed"
 }
 
 # sb_throttle DEV [rbps=N] [wbps=N] [riops=N] [wiops=N]: limit reads and
@@ -291,7 +328,8 @@ sb_mkfs() {
 
 # sb_mount DEV [VAR [OPTIONS]]: mount DEV, with `-o OPTIONS` if given, on a
 # new directory in the working directory. It is unmounted at cleanup. Sets
-# VAR to the mount point, or prints it when no VAR is given.
+# VAR to the mount point, or prints it when no VAR is given. Skips when the
+# kernel does not know the file system type (e.g. no vfat or f2fs module).
 sb_mount() {
     local _sb_dev=${1:-} _sb_var=${2:-} _sb_opts=${3:-} _sb_mp _sb_out
     [[ -n $_sb_dev ]] || sb_fail "usage: sb_mount DEV [VAR [OPTIONS]]"
@@ -300,8 +338,11 @@ sb_mount() {
     _sb_mp=$(mktemp -d "$_SB_ROOT/mnt.XXXXXX") || sb_fail "sb_mount: mktemp failed in $_SB_ROOT"
     _sb_journal_add P "$_sb_mp"
     _sb_journal_add M "$_sb_mp"
-    _sb_out=$(mount ${_sb_opts:+-o "$_sb_opts"} "$_sb_dev" "$_sb_mp" 2>&1) ||
+    if ! _sb_out=$(mount ${_sb_opts:+-o "$_sb_opts"} "$_sb_dev" "$_sb_mp" 2>&1); then
+        [[ $_sb_out == *"unknown filesystem type"* ]] &&
+            sb_skip "this kernel cannot mount $_sb_dev: ${_sb_out%%$'\n'*}"
         sb_fail "mount ${_sb_opts:+-o $_sb_opts }$_sb_dev $_sb_mp: $_sb_out"
+    fi
     _sb_set "$_sb_var" "$_sb_mp"
 }
 
@@ -500,7 +541,7 @@ _sb_guardian() {
     [[ -d $root ]] || exit 0
     log=$root.cleanup.log
     exec 2>>"$log"
-    _sb_log "$(date '+%F %T') test process $owner ended without cleaning up; undoing what its journal lists"
+    _sb_log "$(date '+%F %T') test process $owner has ended; undoing what its journal still lists"
     _sb_run_journal guardian
     if [[ -d $root ]]; then
         _sb_log "some changes could not be undone; journal left in $root"

@@ -519,7 +519,7 @@ static void test_stable_constant(void **state)
         if (cases[c].first_stable != NEVER) {
             sb_estimate e;
             sb_samples_estimate(&s, &rule, &e);
-            assert_int_equal(e.used, cases[c].window);
+            assert_int_equal(e.used, 40 - cases[c].skip);
             assert_close(e.rate, 50e6, 0.0);
             assert_close(e.half_width, 0.0, 0.0);
             assert_close(e.rate_min, 50e6, 0.0);
@@ -563,7 +563,8 @@ static void test_stable_noisy(void **state)
 /* An SLC cache: 20 samples starting at 200 MB/s and sagging 5% per sample
  * as the cache fills, then the native 50 MB/s. The sagging part is never
  * steady; the series becomes stable exactly when the window lies entirely
- * in the slow part, and the estimate is the slow rate, not an average. */
+ * in the slow part. The estimate covers the whole run after the warm-up,
+ * and its halves show the change (fast first, 50 MB/s last). */
 static void test_stable_slc_cache(void **state)
 {
     (void)state;
@@ -589,12 +590,24 @@ static void test_stable_slc_cache(void **state)
             assert_close(e.rate_min, 50e6, 0.0);
             assert_true(e.rate_max > 150e6);
         }
-        if (n >= FAST + SB_STABLE_WINDOW) {
-            assert_int_equal(e.used, SB_STABLE_WINDOW);
-            assert_close(e.rate, 50e6, 0.0);
-            assert_close(e.half_width, 0.0, 0.0);
+        if (n == TOTAL) {
+            /* Samples 3..40: the rate is their bytes over their time. */
+            double all_bytes = 0, first_bytes = 0;
+            double fb = 2e7;
+            for (size_t k = 1; k <= TOTAL; k++) {
+                double b = k <= FAST ? (double)(uint64_t)fb : 5e6;
+                fb *= 0.95;
+                if (k > 2)
+                    all_bytes += b;
+                if (k > 2 && k <= 21)
+                    first_bytes += b;
+            }
+            assert_int_equal(e.used, TOTAL - 2);
+            assert_rel(e.rate, all_bytes / 3.8, 1e-9);
+            assert_rel(e.rate_first, first_bytes / 1.9, 1e-9);
+            assert_close(e.rate_last, 50e6, 1e-3);
+            assert_true(e.rate_first > 1.5 * e.rate_last);
             assert_close(e.rate_min, 50e6, 0.0);
-            assert_close(e.rate_max, 50e6, 0.0);
         }
     }
     sb_samples_free(&s);
@@ -672,7 +685,8 @@ static void test_estimate_numeric(void **state)
 
     /* Stable over the last 4 of 6: rates 1000, 1010, 990, 1000 B/s, mean
      * 1000, sd = sqrt(200 / 3), half-width 3.182 * sd / 2 ~ 13 <= 5% of
-     * 1000. The two fast samples before the window are left out. */
+     * 1000. The estimate still covers all 6 samples (skip 0): the window
+     * only decides when to stop. */
     const sb_stable_rule four = { 4, 0.05, 0, 0 };
     static const uint64_t bytes[] = { 5000, 5000, 1000, 1010, 990, 1000 };
     sb_samples_init(&s);
@@ -680,13 +694,14 @@ static void test_estimate_numeric(void **state)
         samples_push(&s, bytes[i], 1000000000);
     assert_true(sb_samples_stable(&s, &four));
     sb_samples_estimate(&s, &four, &e);
-    assert_int_equal(e.used, 4);
-    assert_close(e.rate, 1000.0, 1e-12);
-    assert_close(e.half_width, 3.182 * sqrt(200.0 / 3.0) / 2.0, 1e-9);
+    assert_int_equal(e.used, 6);
+    assert_close(e.rate, 14000.0 / 6.0, 1e-9);
     assert_close(e.rate_min, 990.0, 0.0);
-    assert_close(e.rate_max, 1010.0, 0.0);
+    assert_close(e.rate_max, 5000.0, 0.0);
+    assert_close(e.rate_first, 11000.0 / 3.0, 1e-9);
+    assert_close(e.rate_last, 1000.0, 1e-9);
 
-    /* The same window at 1% is not stable: back to all 6 samples. */
+    /* The same window at 1% is not stable; the estimate is the same. */
     const sb_stable_rule strict = { 4, 0.01, 0, 0 };
     assert_false(sb_samples_stable(&s, &strict));
     sb_samples_estimate(&s, &strict, &e);

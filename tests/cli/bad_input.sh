@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+#
+# bad_input.sh: every kind of bad input is refused the same way. For each
+# case the program must
+#   - exit with the code src/cli.h documents: 2 (CLI_EXIT_USAGE) for a bad
+#     option or command line, 1 (CLI_EXIT_FAIL) for a target it refuses;
+#   - print exactly one line on stderr, starting with "storbench: " and
+#     naming the offending value, option or path;
+#   - print nothing on stdout;
+#   - leave the directory it was pointed at exactly as it was (no test file,
+#     no output file, nothing created or removed).
+#
+# The cases are a table: one `check` line per case,
+#     check NAME EXIT NEEDLE... -- ARGS...
+# where each NEEDLE must appear (as a fixed string) in the error line.
+# `xcheck` marks a case that is known to fail today: it is reported as XFAIL
+# and does not fail the test; once it passes it says XPASS, and the x can go.
+set -u
+. "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
+
+sb_tmpdir T
+W=$T/work # everything the cases point at, listed before and after each
+O=$T/out  # captured output, outside W
+D=$W/target
+mkdir -p "$D" "$O"
+echo keep >"$D/keep.txt" # a target with content, which must survive as is
+echo data >"$W/file"
+
+n=0
+failed=0
+xfailed=0
+
+# _case XFAIL NAME EXIT NEEDLE... -- ARGS...
+_case() {
+    local xfail=$1 name=$2 want=$3
+    shift 3
+    local needles=()
+    while [[ $# -gt 0 && $1 != -- ]]; do
+        needles+=("$1")
+        shift
+    done
+    shift
+    n=$((n + 1))
+    local out=$O/case$n before after why=() line nlines
+    before=$(sb_listing "$W")
+    sb_run "$out" "$@"
+    after=$(sb_listing "$W")
+
+    [[ $SB_RC -eq $want ]] || why+=("exit status $SB_RC, expected $want")
+    [[ ! -s $out.stdout ]] || why+=("stdout is not empty")
+    nlines=$(awk 'END { print NR }' "$out.stderr")
+    if [[ $nlines -ne 1 ]]; then
+        why+=("$nlines lines on stderr, expected exactly 1")
+    elif [[ $(tail -c 1 "$out.stderr" | od -An -c | tr -d ' ') != '\n' ]]; then
+        why+=("the error line does not end with a newline")
+    fi
+    line=$(head -n 1 "$out.stderr")
+    [[ $line == "storbench: "* ]] || why+=("the error line does not start with 'storbench: '")
+    local needle
+    for needle in "${needles[@]}"; do
+        [[ $line == *"$needle"* ]] || why+=("the error line does not name \"$needle\"")
+    done
+    [[ $before == "$after" ]] ||
+        why+=("the directory changed: $(diff <(echo "$before") <(echo "$after") | tr '\n' ' ')")
+
+    if [[ ${#why[@]} -eq 0 ]]; then
+        if [[ $xfail == yes ]]; then
+            echo "XPASS $n - $name (known failure fixed: turn xcheck into check)"
+        else
+            echo "ok $n - $name"
+        fi
+        return 0
+    fi
+    if [[ $xfail == yes ]]; then
+        echo "XFAIL $n - $name: ${why[*]}"
+        xfailed=$((xfailed + 1))
+    else
+        echo "not ok $n - $name"
+        failed=$((failed + 1))
+    fi
+    printf '    command: storbench'
+    printf ' %q' "$@"
+    printf '\n'
+    local w
+    for w in "${why[@]}"; do
+        echo "    - $w"
+    done
+    sb_show "$out.stdout" stdout
+    sb_show "$out.stderr" stderr
+    return 0
+}
+check() { _case no "$@"; }
+xcheck() { _case yes "$@"; }
+
+F=("${SB_FAST[@]}")
+
+# Targets the program refuses: exit 1.
+check "missing directory" 1 "'$W/missing'" "does not exist" -- sweep "${F[@]}" "$W/missing"
+check "regular file as TARGET" 1 "'$W/file'" "regular file" -- sweep "${F[@]}" "$W/file"
+check "character device as TARGET" 1 "'/dev/null'" -- sweep "${F[@]}" /dev/null
+check "second TARGET missing, first untouched" 1 "'$W/missing'" -- \
+    sweep "${F[@]}" "$D" "$W/missing"
+check "block size larger than the test file" 1 "1.0 MiB" "512.0 KiB" "'$D'" -- \
+    sweep "${F[@]}" --bs 1m --file-size 512k "$D"
+check "run: missing directory" 1 "'$W/missing'" -- run "${F[@]}" "$W/missing"
+
+# Option conflicts, found by sb_sweep_check_config before any target is
+# touched: a bad command line, exit 2.
+check "--min-time longer than --max-time" 2 "--min-time" "--max-time" -- \
+    sweep "${F[@]}" --min-time 5s --max-time 1s "$D"
+check "--size smaller than a block size" 2 "--size" "4096" -- \
+    sweep "${F[@]}" --size 1k --bs 4k "$D"
+
+# Bad options and command lines: exit 2.
+check "--bs 0" 2 "--bs:" "block size 0" -- sweep "${F[@]}" --bs 0 "$D"
+check "--bs -1" 2 "--bs:" "'-1'" -- sweep "${F[@]}" --bs -1 "$D"
+check "--bs 4x" 2 "--bs:" "'4x'" -- sweep "${F[@]}" --bs 4x "$D"
+check "--bs 8-12 (not powers of two)" 2 "--bs:" "'8-12'" -- sweep "${F[@]}" --bs 8-12 "$D"
+check "--bs 1k-512 (high to low)" 2 "--bs:" "'1k-512'" -- sweep "${F[@]}" --bs 1k-512 "$D"
+check "--bs empty item" 2 "--bs:" "'4k,,8k'" -- sweep "${F[@]}" --bs 4k,,8k "$D"
+check "--size 99999999999T (overflow)" 2 "--size:" "'99999999999T'" -- \
+    sweep "${F[@]}" --size 99999999999T "$D"
+check "--size 0" 2 "--size:" -- sweep "${F[@]}" --size 0 "$D"
+check "--file-size 0" 2 "--file-size:" -- sweep "${F[@]}" --file-size 0 "$D"
+check "--min-time 1sec" 2 "--min-time:" "'1sec'" -- sweep "${F[@]}" --min-time 1sec "$D"
+check "--max-time 0" 2 "--max-time:" -- sweep "${F[@]}" --max-time 0 "$D"
+check "--spread 0" 2 "--spread:" "'0'" -- sweep "${F[@]}" --spread 0 "$D"
+check "--spread 100" 2 "--spread:" "'100'" -- sweep "${F[@]}" --spread 100 "$D"
+check "--format xml" 2 "--format:" "'xml'" -- sweep "${F[@]}" --format xml "$D"
+check "-f xml (short option)" 2 "--format:" "'xml'" -- sweep "${F[@]}" -f xml "$D"
+check "--only both" 2 "--only:" "'both'" -- sweep "${F[@]}" --only both "$D"
+check "--engine nope" 2 "--engine:" "'nope'" -- sweep "${F[@]}" --engine nope "$D"
+check "unknown option" 2 "'--no-such-option'" -- sweep "${F[@]}" --no-such-option "$D"
+check "unknown short option" 2 "'-x'" -- sweep "${F[@]}" -x "$D"
+check "option missing its value (last)" 2 "'--format'" "needs a value" -- \
+    sweep "${F[@]}" "$D" --format
+check "short option missing its value" 2 "'-o'" "needs a value" -- sweep "${F[@]}" "$D" -o
+check "unknown subcommand" 2 "'frobnicate'" -- frobnicate "$D"
+check "sweep without TARGET" 2 "no TARGET" -- sweep "${F[@]}"
+check "run: --format xml" 2 "--format:" "'xml'" -- run "${F[@]}" --format xml "$D"
+
+# A flag given a value: the error names a control character instead of the
+# option (src/cli.c, '?' with optopt set to the option's index code).
+check "flag with a value (--si=1)" 2 "'--si'" "takes no value" -- sweep "${F[@]}" --si=1 "$D"
+check "--help with a value (--help=1)" 2 "'--help'" "takes no value" -- sweep --help=1 "$D"
+
+# A read-only directory. As root, permissions do not stop writes, so it must
+# be a read-only mount; as anyone else, chmod 555 does it.
+R=$W/readonly
+mkdir "$R"
+if [[ $EUID -eq 0 ]]; then
+    if mount --bind "$R" "$R" 2>"$O/mount.err"; then
+        sb_at_exit "umount $(printf %q "$R")"
+        if mount -o remount,ro,bind "$R" 2>>"$O/mount.err"; then
+            check "read-only directory (read-only bind mount)" 1 "'$R'" "read-only" -- \
+                sweep "${F[@]}" "$R"
+        else
+            echo "skip - read-only directory: remount,ro failed: $(tr '\n' ' ' <"$O/mount.err")"
+        fi
+    else
+        echo "skip - read-only directory: running as root, and mount --bind failed" \
+            "(no CAP_SYS_ADMIN?): $(tr '\n' ' ' <"$O/mount.err")"
+    fi
+else
+    chmod 555 "$R"
+    check "read-only directory (chmod 555)" 1 "'$R'" -- sweep "${F[@]}" "$R"
+fi
+
+[[ -f $D/keep.txt && $(cat "$D/keep.txt") == keep ]] || sb_fail "keep.txt was changed"
+echo "$n cases: $((n - failed - xfailed)) passed, $failed failed, $xfailed known failures"
+[[ $failed -eq 0 ]] || sb_fail "$failed of $n cases failed"
+exit 0

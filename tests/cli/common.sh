@@ -1,0 +1,129 @@
+# shellcheck shell=bash
+#
+# tests/cli/common.sh: what the CLI tests share. Source it first:
+#
+#     . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
+#     sb_tmpdir T                      # a fresh /tmp directory, removed on exit
+#     sb_run "$T/out" sweep "${SB_FAST[@]}" "$T/work"   # sets SB_RC
+#
+# Conventions
+#  * Exit codes are meson's: 0 pass, 1 fail (sb_fail), 77 skip (sb_skip).
+#  * Every test makes its own directory with mktemp, so the tests can run in
+#    parallel with each other; sb_cleanup removes it on EXIT, INT, TERM and
+#    HUP, after running whatever the test registered with sb_at_exit (in
+#    reverse order, so an unmount registered last runs before the rm -rf).
+#  * The tests never need root or loop devices; a case that does skips
+#    itself with a printed reason.
+#  * Environment (set by tests/cli/meson.build): STORBENCH, the binary;
+#    SB_SOURCE_ROOT, the source tree; SB_VERSION, the project's version.
+
+if [[ -z ${BASH_VERSION:-} ]]; then
+    echo "common.sh: needs bash" >&2
+    exit 1
+fi
+set -u
+
+# Small adaptive settings: each point runs 0.1 .. 0.3 s on a 4 MiB file.
+SB_FAST=(--min-time 0.1s --max-time 0.3s --file-size 4m --bs 4k,64k -q)
+
+# sb_skip REASON...: prints "SKIP: REASON" and exits 77.
+sb_skip() {
+    printf 'SKIP: %s\n' "$*"
+    exit 77
+}
+
+# sb_fail MSG...: prints "FAIL: MSG" and exits 1.
+sb_fail() {
+    printf 'FAIL: %s\n' "$*"
+    exit 1
+}
+
+# sb_note MSG...: a line of the test's log.
+sb_note() {
+    printf '%s\n' "$*"
+}
+
+_sb_cleanup_cmds=()
+_sb_tmp_dirs=()
+
+# sb_at_exit CMD...: runs CMD (one string, evaluated) when the test ends.
+sb_at_exit() {
+    _sb_cleanup_cmds+=("$1")
+}
+
+sb_cleanup() {
+    local i
+    for ((i = ${#_sb_cleanup_cmds[@]} - 1; i >= 0; i--)); do
+        eval "${_sb_cleanup_cmds[i]}" || true
+    done
+    _sb_cleanup_cmds=()
+    for i in "${_sb_tmp_dirs[@]}"; do
+        # A read-only directory (chmod 555) must become writable again to be
+        # emptied.
+        chmod -R u+rwx "$i" 2>/dev/null || true
+        rm -rf -- "$i"
+    done
+    _sb_tmp_dirs=()
+}
+trap sb_cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# sb_tmpdir NAME: makes a fresh directory under /tmp, removed when the test
+# ends, and stores its path in the variable NAME.
+sb_tmpdir() {
+    local d
+    d=$(mktemp -d /tmp/sbcli.XXXXXX) || sb_fail "mktemp -d failed"
+    _sb_tmp_dirs+=("$d")
+    printf -v "$1" '%s' "$d"
+}
+
+# sb_require_bin: the binary exists and runs.
+sb_require_bin() {
+    [[ -n ${STORBENCH:-} ]] || sb_fail "STORBENCH is not set (run through meson test)"
+    [[ -x $STORBENCH ]] || sb_fail "STORBENCH='$STORBENCH' is not an executable"
+}
+
+# sb_require_python: python3 is there (for CSV and JSON checks).
+sb_require_python() {
+    command -v python3 >/dev/null 2>&1 || sb_skip "python3 is not installed (needed to check CSV and JSON)"
+}
+
+# sb_run OUTPREFIX ARGS...: runs storbench with ARGS, stdout to
+# OUTPREFIX.stdout, stderr to OUTPREFIX.stderr, and sets SB_RC. stdin is
+# /dev/null, so nothing waits for a terminal.
+SB_RC=0
+sb_run() {
+    local out=$1
+    shift
+    SB_RC=0
+    "$STORBENCH" "$@" >"$out.stdout" 2>"$out.stderr" </dev/null || SB_RC=$?
+}
+
+# sb_listing DIR: every entry under DIR (recursively), with its type and
+# size, one per line, sorted: two listings compare equal when nothing was
+# created, removed or changed in size.
+sb_listing() {
+    find "$1" -mindepth 1 -printf '%P %y %s\n' 2>/dev/null | LC_ALL=C sort
+}
+
+# sb_no_test_files DIR...: fails when a storbench test file remains in DIR.
+sb_no_test_files() {
+    local d left
+    for d in "$@"; do
+        left=$(find "$d" -name 'storbench-*.tmp' 2>/dev/null)
+        [[ -z $left ]] || sb_fail "test files left behind in $d: $left"
+    done
+}
+
+# sb_show FILE LABEL: prints a captured output for the log.
+sb_show() {
+    if [[ -s $1 ]]; then
+        printf -- '--- %s:\n' "$2"
+        cat -- "$1"
+        printf -- '---\n'
+    fi
+}
+
+sb_require_bin

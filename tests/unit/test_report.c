@@ -1,0 +1,586 @@
+/*
+ * test_report.c: unit tests of lib/report, the renderers.
+ *
+ * The main tests are golden: a sweep run is built by hand with the
+ * sb_result_* API (fixed start time and host, so nothing depends on the
+ * machine or the clock), rendered as text, text with --si, CSV and JSON into
+ * memory, and compared byte for byte with the files in tests/data/golden/:
+ * sweep.txt, sweep_si.txt, sweep.csv and sweep.json. The run is shaped like
+ * what lib/runner/sweep.c records: tests named "write 8" .. "read 4k" with
+ * the same parameters and measurements, two targets side by side, one test
+ * of the second target incomplete with an error, and the second target
+ * missing one block size (its remaining points were skipped after the
+ * error).
+ *
+ * The tool's version is replaced by "@VERSION@" in the rendered output
+ * before the comparison, so a version bump does not touch the golden files.
+ *
+ * Updating the golden files. When a renderer changes on purpose, run
+ *
+ *     SB_UPDATE_GOLDEN=1 meson test -C build report
+ *
+ * which writes the golden files from the current renderers instead of
+ * comparing (the test still runs everything else), then review the change
+ * with `git diff tests/data/golden` before keeping it. On a mismatch the test
+ * writes what it rendered to ./report-<name>.actual in its working
+ * directory (the build directory under meson) and prints the first
+ * differing line.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "storbench/report.h"
+#include "storbench/result.h"
+#include "storbench/sink.h"
+#include "storbench/units.h"
+
+#ifndef SB_TEST_DATA
+#error "SB_TEST_DATA must name the tests/data directory"
+#endif
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIB 1048576.0
+#define STARTED_UNIX INT64_C(1733130000) /* 2024-12-02 09:00 UTC */
+
+#define LONG_PATH "/media/a very long path/that needs cutting"
+
+/* ---- building the run --------------------------------------------------- */
+
+/* One sweep point as the runner records it. Rates are in MiB/s here for
+ * readability and stored in B/s, as the runner stores them. */
+typedef struct point {
+    const char *dir;
+    uint64_t bs;
+    const char *io_path;
+    const char *stop;
+    double mib_s;
+    double spread_mib_s;
+    double samples_mib_s[6];
+    size_t n_samples;
+    /* The rates of the first and second half of the samples the estimate
+     * used; the runner records them when it used at least 4. 0: absent. */
+    double first_half_mib_s, second_half_mib_s;
+    double cpu_pct;
+    double bytes;
+    double elapsed_s;
+    const char *error; /* NULL: complete */
+} point;
+
+static void ok(sb_status st, const sb_error *err)
+{
+    if (st != SB_OK)
+        fail_msg("status %d: %s", (int)st, err->msg);
+}
+
+static void add_point(sb_target_res *t, const point *p)
+{
+    sb_error err = { 0 };
+    char label[32], name[64];
+    snprintf(name, sizeof name, "%s %s", p->dir, sb_format_size(p->bs, label, sizeof label));
+    sb_test *test;
+    ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
+    ok(sb_kvs_set(&test->params, "direction", p->dir), &err);
+    ok(sb_kvs_setf(&test->params, "bs_bytes", "%llu", (unsigned long long)p->bs), &err);
+    ok(sb_kvs_set(&test->params, "io_path", p->io_path), &err);
+    ok(sb_kvs_set(&test->params, "mode", "adaptive"), &err);
+    ok(sb_kvs_set(&test->params, "engine", "sync"), &err);
+    ok(sb_kvs_set(&test->params, "stop", p->stop), &err);
+    double samples[ARRAY_LEN(p->samples_mib_s)];
+    for (size_t i = 0; i < p->n_samples; i++)
+        samples[i] = p->samples_mib_s[i] * MIB;
+    ok(sb_result_add_measurement(test, "throughput", "B/s", p->mib_s * MIB, p->spread_mib_s * MIB,
+                                 samples, p->n_samples, &err),
+       &err);
+    if (p->first_half_mib_s > 0) {
+        ok(sb_result_add_measurement(test, "throughput_first_half", "B/s",
+                                     p->first_half_mib_s * MIB, 0, NULL, 0, &err),
+           &err);
+        ok(sb_result_add_measurement(test, "throughput_second_half", "B/s",
+                                     p->second_half_mib_s * MIB, 0, NULL, 0, &err),
+           &err);
+    }
+    ok(sb_result_add_measurement(test, "cpu", "%", p->cpu_pct, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(test, "bytes", "B", p->bytes, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(test, "elapsed", "s", p->elapsed_s, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(test, "samples", "1", (double)p->n_samples, 0, NULL, 0, &err),
+       &err);
+    if (p->error)
+        ok(sb_result_mark_incomplete(test, p->error, &err), &err);
+}
+
+#define WRITE_PATH "buffered, fdatasync"
+#define COLD_PATH "buffered, file cache dropped"
+
+/* ext4: every point complete; "write 4k" slowed down while it ran (a
+ * write cache filling), "read 4k" is 4-digit MiB/s with a 3-digit spread. */
+static const point ext4_points[] = {
+    { .dir = "write",
+      .bs = 8,
+      .io_path = WRITE_PATH,
+      .stop = "stable",
+      .mib_s = 1.3,
+      .spread_mib_s = 0.02,
+      .samples_mib_s = { 1.28, 1.31, 1.30, 1.29, 1.32 },
+      .n_samples = 5,
+      .first_half_mib_s = 1.30,
+      .second_half_mib_s = 1.31,
+      .cpu_pct = 99.5,
+      .bytes = 3407872,
+      .elapsed_s = 2.5 },
+    { .dir = "write",
+      .bs = 4096,
+      .io_path = WRITE_PATH,
+      .stop = "max-time",
+      .mib_s = 41.7,
+      .spread_mib_s = 3.6,
+      .samples_mib_s = { 48.9, 46.0, 44.8, 39.6, 38.1, 37.9 },
+      .n_samples = 6,
+      .first_half_mib_s = 45.4,
+      .second_half_mib_s = 38.5,
+      .cpu_pct = 12.0,
+      .bytes = 131072000,
+      .elapsed_s = 3.0 },
+    { .dir = "read",
+      .bs = 8,
+      .io_path = COLD_PATH,
+      .stop = "stable",
+      .mib_s = 5.2,
+      .spread_mib_s = 0.1,
+      .samples_mib_s = { 5.1, 5.3, 5.2, 5.2 },
+      .n_samples = 4,
+      .cpu_pct = 98.0,
+      .bytes = 5505024,
+      .elapsed_s = 1.0 },
+    { .dir = "read",
+      .bs = 4096,
+      .io_path = "direct",
+      .stop = "max-time",
+      .mib_s = 3113.2,
+      .spread_mib_s = 170.7,
+      .samples_mib_s = { 2950.0, 3300.1, 3020.5, 3180.2 },
+      .n_samples = 4,
+      .cpu_pct = 35.4,
+      .bytes = 32641581056.0,
+      .elapsed_s = 10.0 },
+};
+
+/* vfat, behind a path too long for its column: "read 8" failed with an
+ * I/O error, so "read 4k" is missing (the runner skips a target's remaining
+ * points after an error). */
+static const point vfat_points[] = {
+    { .dir = "write",
+      .bs = 8,
+      .io_path = WRITE_PATH,
+      .stop = "stable",
+      .mib_s = 0.9,
+      .spread_mib_s = 0.1,
+      .samples_mib_s = { 0.8, 0.9, 1.0 },
+      .n_samples = 3,
+      .cpu_pct = 97.0,
+      .bytes = 2831155,
+      .elapsed_s = 3.0 },
+    { .dir = "write",
+      .bs = 4096,
+      .io_path = WRITE_PATH,
+      .stop = "max-time",
+      .mib_s = 18.4,
+      .spread_mib_s = 1.2,
+      .samples_mib_s = { 17.0, 19.1, 18.5, 18.9 },
+      .n_samples = 4,
+      .cpu_pct = 6.5,
+      .bytes = 192937984,
+      .elapsed_s = 10.0 },
+    { .dir = "read",
+      .bs = 8,
+      .io_path = COLD_PATH,
+      .stop = "error",
+      .mib_s = 2.1,
+      .spread_mib_s = 0.3,
+      .samples_mib_s = { 1.9, 2.3 },
+      .n_samples = 2,
+      .cpu_pct = 96.0,
+      .bytes = 440401,
+      .elapsed_s = 0.2,
+      .error = "read of '" LONG_PATH "/storbench-4242-0.tmp' failed at offset 1048576: "
+               "Input/output error" },
+};
+
+static void add_target(sb_run *run, const char *path, const char *fs, const char *source,
+                       const point *points, size_t n)
+{
+    sb_error err = { 0 };
+    sb_target_res *t;
+    ok(sb_result_add_target(run, path, "directory", fs, &t, &err), &err);
+    ok(sb_kvs_set(&t->info, "devno", "8:1"), &err);
+    ok(sb_kvs_set(&t->info, "source", source), &err);
+    ok(sb_kvs_set(&t->info, "mount_point", path), &err);
+    ok(sb_kvs_set(&t->info, "logical_block_bytes", "512"), &err);
+    ok(sb_kvs_set(&t->info, "free_bytes", "31457280000"), &err);
+    ok(sb_kvs_set(&t->info, "test_file_bytes", "67108864"), &err);
+    ok(sb_kvs_set(&t->info, "dio_align_bytes", "512"), &err);
+    for (size_t i = 0; i < n; i++)
+        add_point(t, &points[i]);
+}
+
+static sb_run *golden_run(void)
+{
+    sb_error err = { 0 };
+    sb_run *run = sb_run_new("storbench sweep --bs 8,4k /mnt/ext4 '" LONG_PATH "'", STARTED_UNIX);
+    assert_non_null(run);
+    /* Set by the runner itself when the sweep ends. */
+    run->elapsed_s = 73.25;
+    ok(sb_kvs_set(&run->host, "hostname", "testhost"), &err);
+    ok(sb_kvs_set(&run->host, "kernel", "6.1.0"), &err);
+    ok(sb_kvs_set(&run->host, "machine", "aarch64"), &err);
+    ok(sb_kvs_set(&run->host, "board", "Raspberry Pi 4 Model B Rev 1.4"), &err);
+    ok(sb_kvs_set(&run->labels, "drive", "sandisk-extreme-64g"), &err);
+    add_target(run, "/mnt/ext4", "ext4", "/dev/sda1", ext4_points, ARRAY_LEN(ext4_points));
+    add_target(run, LONG_PATH, "vfat", "/dev/sdb1", vfat_points, ARRAY_LEN(vfat_points));
+    return run;
+}
+
+/* ---- rendering and golden files ----------------------------------------- */
+
+/* Renders run into a new buffer (which the caller frees) and returns the
+ * status. */
+static sb_status render(const sb_run *run, sb_format fmt, bool si, sb_buf *out, sb_error *err)
+{
+    sb_report_opts opts = { .si = si };
+    sb_sink sink;
+    *out = (sb_buf){ 0 };
+    sb_sink_init_buf(&sink, out);
+    return sb_report_render(run, fmt, &opts, &sink, err);
+}
+
+/* A copy of s with every occurrence of from replaced by to; caller frees. */
+static char *replace_all(const char *s, const char *from, const char *to)
+{
+    sb_buf b = { 0 };
+    size_t flen = strlen(from);
+    for (const char *p = s;;) {
+        const char *hit = strstr(p, from);
+        if (!hit) {
+            assert_int_equal(sb_buf_append(&b, p, strlen(p)), SB_OK);
+            break;
+        }
+        assert_int_equal(sb_buf_append(&b, p, (size_t)(hit - p)), SB_OK);
+        assert_int_equal(sb_buf_append(&b, to, strlen(to)), SB_OK);
+        p = hit + flen;
+    }
+    return b.data ? b.data : strdup("");
+}
+
+/* The whole file, NUL-terminated, or NULL when it cannot be read. */
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    sb_buf b = { 0 };
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+    fclose(f);
+    *len = b.len;
+    return b.data ? b.data : strdup("");
+}
+
+static void write_file(const char *path, const char *data, size_t len)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        fail_msg("cannot write %s: %s", path, strerror(errno));
+    bool good = fwrite(data, 1, len, f) == len;
+    good = fclose(f) == 0 && good;
+    if (!good)
+        fail_msg("writing %s failed: %s", path, strerror(errno));
+}
+
+static bool updating(void)
+{
+    const char *u = getenv("SB_UPDATE_GOLDEN");
+    return u && strcmp(u, "1") == 0;
+}
+
+/* Prints the first line where actual and expected differ. */
+static void print_first_difference(const char *actual, const char *expected)
+{
+    size_t line = 1;
+    const char *a = actual, *e = expected;
+    while (*a && *a == *e) {
+        if (*a == '\n')
+            line++;
+        a++;
+        e++;
+    }
+    const char *as = a, *es = e;
+    while (as > actual && as[-1] != '\n')
+        as--;
+    while (es > expected && es[-1] != '\n')
+        es--;
+    int alen = (int)strcspn(as, "\n"), elen = (int)strcspn(es, "\n");
+    print_error("first difference at line %zu:\n  expected: %.*s\n  actual:   %.*s\n", line, elen,
+                es, alen, as);
+}
+
+/* Compares the rendering of fmt with golden/<name>, or writes it there when
+ * SB_UPDATE_GOLDEN=1. */
+static void check_golden(sb_format fmt, bool si, const char *name)
+{
+    sb_run *run = golden_run();
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(run, fmt, si, &out, &err), &err);
+    assert_non_null(out.data);
+    char *actual = replace_all(out.data, SB_VERSION, "@VERSION@");
+    size_t actual_len = strlen(actual);
+
+    char path[4096];
+    snprintf(path, sizeof path, "%s/golden/%s", SB_TEST_DATA, name);
+    if (updating()) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/golden", SB_TEST_DATA);
+        if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+            fail_msg("cannot create %s: %s", dir, strerror(errno));
+        write_file(path, actual, actual_len);
+        print_message("updated %s\n", path);
+    } else {
+        size_t want_len = 0;
+        char *want = read_file(path, &want_len);
+        if (!want)
+            fail_msg("cannot read %s: %s (SB_UPDATE_GOLDEN=1 writes it)", path, strerror(errno));
+        bool same = want_len == actual_len && memcmp(want, actual, actual_len) == 0;
+        if (!same) {
+            char keep[256];
+            snprintf(keep, sizeof keep, "report-%s.actual", name);
+            write_file(keep, actual, actual_len);
+            print_first_difference(actual, want);
+            print_error("%s differs from the rendering, written to ./%s\n", path, keep);
+        }
+        free(want);
+        assert_true(same);
+    }
+    free(actual);
+    sb_buf_free(&out);
+    sb_run_free(run);
+}
+
+static void test_golden_text(void **state)
+{
+    (void)state;
+    check_golden(SB_FORMAT_TEXT, false, "sweep.txt");
+}
+
+static void test_golden_text_si(void **state)
+{
+    (void)state;
+    check_golden(SB_FORMAT_TEXT, true, "sweep_si.txt");
+}
+
+static void test_golden_csv(void **state)
+{
+    (void)state;
+    check_golden(SB_FORMAT_CSV, false, "sweep.csv");
+}
+
+static void test_golden_json(void **state)
+{
+    (void)state;
+    check_golden(SB_FORMAT_JSON, false, "sweep.json");
+}
+
+/* The same run renders to the same bytes every time, and NULL options mean
+ * the defaults. */
+static void test_deterministic(void **state)
+{
+    (void)state;
+    static const sb_format fmts[] = { SB_FORMAT_TEXT, SB_FORMAT_CSV, SB_FORMAT_JSON };
+    sb_run *run = golden_run();
+    for (size_t i = 0; i < ARRAY_LEN(fmts); i++) {
+        sb_buf a, b = { 0 };
+        sb_error err = { 0 };
+        ok(render(run, fmts[i], false, &a, &err), &err);
+        sb_sink sink;
+        sb_sink_init_buf(&sink, &b);
+        ok(sb_report_render(run, fmts[i], NULL, &sink, &err), &err);
+        assert_int_equal(a.len, b.len);
+        assert_memory_equal(a.data, b.data, a.len);
+        sb_buf_free(&a);
+        sb_buf_free(&b);
+    }
+    sb_run_free(run);
+}
+
+/* ---- formats ------------------------------------------------------------ */
+
+static void test_parse_format(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        sb_format want;
+    } good[] = { { "text", SB_FORMAT_TEXT }, { "csv", SB_FORMAT_CSV }, { "json", SB_FORMAT_JSON } };
+    for (size_t i = 0; i < ARRAY_LEN(good); i++) {
+        sb_format f = (sb_format)-1;
+        sb_error err = { 0 };
+        if (sb_report_parse_format(good[i].in, &f, &err) != SB_OK)
+            fail_msg("'%s' refused: %s", good[i].in, err.msg);
+        assert_int_equal(f, good[i].want);
+    }
+
+    static const char *const bad[] = { "", "xml", "TEXT", "Json", "csv ", " csv", "tex", "texts" };
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        sb_format f = SB_FORMAT_CSV;
+        sb_error err = { 0 };
+        char quoted[64];
+        snprintf(quoted, sizeof quoted, "'%s'", bad[i]);
+        sb_status st = sb_report_parse_format(bad[i], &f, &err);
+        if (st != SB_E_INVALID)
+            fail_msg("'%s': status %d, expected SB_E_INVALID", bad[i], (int)st);
+        if (!strstr(err.msg, quoted) || !strstr(err.msg, "--format"))
+            fail_msg("'%s': message '%s' does not name the option and the input", bad[i], err.msg);
+        assert_int_equal(err.status, SB_E_INVALID);
+    }
+}
+
+/* ---- sinks that fail ---------------------------------------------------- */
+
+/* A sink that accepts `room` bytes and then fails with EIO (or ENOSPC). */
+typedef struct failing {
+    size_t room;
+    int errnum;
+    size_t calls_after_failure;
+    bool failed;
+} failing;
+
+static int failing_write(void *ctx, const char *data, size_t len)
+{
+    (void)data;
+    failing *f = ctx;
+    if (f->failed)
+        f->calls_after_failure++;
+    if (len > f->room) {
+        f->failed = true;
+        return f->errnum;
+    }
+    f->room -= len;
+    return 0;
+}
+
+static void test_failing_sink(void **state)
+{
+    (void)state;
+    static const sb_format fmts[] = { SB_FORMAT_TEXT, SB_FORMAT_CSV, SB_FORMAT_JSON };
+    sb_run *run = golden_run();
+    for (size_t i = 0; i < ARRAY_LEN(fmts); i++) {
+        /* Fail at once, half-way, and on the very last byte. */
+        sb_buf full;
+        sb_error ferr = { 0 };
+        ok(render(run, fmts[i], false, &full, &ferr), &ferr);
+        const size_t rooms[] = { 0, full.len / 2, full.len - 1 };
+        sb_buf_free(&full);
+        for (size_t r = 0; r < ARRAY_LEN(rooms); r++) {
+            failing f = { .room = rooms[r], .errnum = r == 1 ? ENOSPC : EIO };
+            sb_sink sink = { .write = failing_write, .ctx = &f, .failed_errno = 0 };
+            sb_report_opts opts = { 0 };
+            sb_error err = { 0 };
+            sb_status st = sb_report_render(run, fmts[i], &opts, &sink, &err);
+            if (st != SB_E_IO)
+                fail_msg("format %d, failing after %zu bytes: status %d, expected SB_E_IO",
+                         (int)fmts[i], rooms[r], (int)st);
+            assert_int_equal(err.status, SB_E_IO);
+            assert_int_equal(err.errnum, f.errnum);
+            assert_true(f.failed);
+            /* The sink stops calling write after the first failure. */
+            assert_int_equal(f.calls_after_failure, 0);
+        }
+    }
+    sb_run_free(run);
+}
+
+/* ---- CSV quoting ---------------------------------------------------------- */
+
+static void test_csv_quoting(void **state)
+{
+    (void)state;
+    sb_run *run = sb_run_new("storbench sweep", STARTED_UNIX);
+    assert_non_null(run);
+    sb_error err = { 0 };
+    sb_target_res *t;
+    ok(sb_result_add_target(run, "/mnt/a,b \"c\"", "directory", "ext4", &t, &err), &err);
+    const point p = { .dir = "write",
+                      .bs = 4096,
+                      .io_path = WRITE_PATH,
+                      .stop = "error",
+                      .mib_s = 2.0,
+                      .spread_mib_s = 0.5,
+                      .samples_mib_s = { 2.0 },
+                      .n_samples = 1,
+                      .cpu_pct = 10.0,
+                      .bytes = 4096,
+                      .elapsed_s = 0.5,
+                      .error = "write failed: \"disk\" gone,\nfor good" };
+    add_point(t, &p);
+
+    sb_buf out;
+    ok(render(run, SB_FORMAT_CSV, false, &out, &err), &err);
+    const char *want = "target,fs,direction,bs_bytes,mib_per_s,ci95_mib_per_s,cpu_pct,bytes,"
+                       "seconds,samples,io_path,mode,stop,complete,error\n"
+                       "\"/mnt/a,b \"\"c\"\"\",ext4,write,4096,2.000,0.500,10.0,4096,0.500000,1,"
+                       "\"buffered, fdatasync\",adaptive,error,no,"
+                       "\"write failed: \"\"disk\"\" gone,\nfor good\"\n";
+    assert_string_equal(out.data, want);
+    sb_buf_free(&out);
+
+    /* --si names the columns after MB/s and scales by 10^6. */
+    ok(render(run, SB_FORMAT_CSV, true, &out, &err), &err);
+    assert_non_null(strstr(out.data, ",mb_per_s,ci95_mb_per_s,"));
+    assert_non_null(strstr(out.data, ",4096,2.097,0.524,"));
+    sb_buf_free(&out);
+    sb_run_free(run);
+}
+
+/* An empty run renders without a crash: the header of each format. */
+static void test_empty_run(void **state)
+{
+    (void)state;
+    sb_run *run = sb_run_new("storbench sweep", STARTED_UNIX);
+    assert_non_null(run);
+    sb_error err = { 0 };
+    sb_buf out;
+    ok(render(run, SB_FORMAT_CSV, false, &out, &err), &err);
+    assert_string_equal(out.data, "target,fs,direction,bs_bytes,mib_per_s,ci95_mib_per_s,cpu_pct,"
+                                  "bytes,seconds,samples,io_path,mode,stop,complete,error\n");
+    sb_buf_free(&out);
+    ok(render(run, SB_FORMAT_TEXT, false, &out, &err), &err);
+    assert_non_null(strstr(out.data, "2024-12-02 09:00 UTC"));
+    sb_buf_free(&out);
+    ok(render(run, SB_FORMAT_JSON, false, &out, &err), &err);
+    assert_non_null(strstr(out.data, "\"targets\": []"));
+    sb_buf_free(&out);
+    sb_run_free(run);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_golden_text),   cmocka_unit_test(test_golden_text_si),
+        cmocka_unit_test(test_golden_csv),    cmocka_unit_test(test_golden_json),
+        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_parse_format),
+        cmocka_unit_test(test_failing_sink),  cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_empty_run),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
