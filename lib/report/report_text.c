@@ -24,9 +24,11 @@
 #include "storbench/units.h"
 
 #define MAX_ROWS 64
-/* A point whose two halves differ by more than this fraction of its rate
- * changed speed while it ran (a write cache filling, thermal throttling):
- * its cell gets a '~' and both rates are given below the tables. */
+/* A point changed speed while it ran (a write cache filling, thermal
+ * throttling) when its two halves differ by more than TREND_REL of its rate
+ * and by more than twice its 95% spread, which is about twice the standard
+ * error of that difference: noise alone rarely gets there. Its cell gets a
+ * '~' and both rates are given below the tables. */
 #define TREND_REL 0.10
 
 /* The rates of a point's first and second half when they differ enough to
@@ -40,7 +42,8 @@ static bool changed_speed(const sb_test *t, double *first, double *last)
         return false;
     *first = f->value;
     *last = l->value;
-    return fabs(f->value - l->value) > TREND_REL * m->value;
+    double d = fabs(f->value - l->value);
+    return d > TREND_REL * m->value && d > 2.0 * m->spread;
 }
 
 /* ---- a table of strings with right-aligned columns --------------------- */
@@ -337,7 +340,7 @@ static void cpu_table(const sb_run *run, sb_sink *sink)
             const sb_measurement *rm = rt ? sb_test_measurement(rt, "cpu") : NULL;
             snprintf(w, sizeof w, wm ? "%.0f" : "-", wm ? wm->value : 0.0);
             snprintf(rd, sizeof rd, rm ? "%.0f" : "-", rm ? rm->value : 0.0);
-            table_set(&tb, r + 2, t + 1, "%s / %s", w, rd);
+            table_set(&tb, r + 2, t + 1, "%3s / %3s", w, rd);
         }
     }
     sb_sink_puts(sink, "CPU % (user+sys, of one core), write / read\n");
