@@ -38,42 +38,25 @@ static void copy(char *dst, size_t len, const char *src)
         snprintf(dst, len, "%s", src);
 }
 
-bool sb_probe_mount_of(const char *root, unsigned maj, unsigned min, char *fstype,
-                       size_t fstype_len, char *mnt, size_t mnt_len, char *source,
-                       size_t source_len)
+/* One line of mountinfo:
+ *   id parent maj:min root mountpoint options [optional...] - fstype source super
+ * with the mount point and source unescaped. */
+typedef struct mount_entry {
+    unsigned maj, min;
+    char mp[4096];
+    char fs[256];
+    char src[4096];
+} mount_entry;
+
+static bool parse_mount(const char *line, mount_entry *m)
 {
-    char path[4096];
-    root_path(path, sizeof path, root, "/proc/self/mountinfo");
-    FILE *f = fopen(path, "re");
-    if (!f)
+    const char *sep = strstr(line, " - ");
+    if (!sep || sscanf(line, "%*u %*u %u:%u %*s %4095s", &m->maj, &m->min, m->mp) != 3 ||
+        sscanf(sep + 3, "%255s %4095s", m->fs, m->src) != 2)
         return false;
-    char *line = NULL;
-    size_t cap = 0;
-    bool found = false;
-    while (!found && getline(&line, &cap, f) > 0) {
-        /* id parent maj:min root mountpoint options [optional...] - fstype source super */
-        unsigned ma, mi;
-        char mp[4096];
-        if (sscanf(line, "%*u %*u %u:%u %*s %4095s", &ma, &mi, mp) != 3)
-            continue;
-        if (ma != maj || mi != min)
-            continue;
-        char *sep = strstr(line, " - ");
-        if (!sep)
-            continue;
-        char fs[256], src[4096];
-        if (sscanf(sep + 3, "%255s %4095s", fs, src) != 2)
-            continue;
-        unescape(mp);
-        unescape(src);
-        copy(fstype, fstype_len, fs);
-        copy(mnt, mnt_len, mp);
-        copy(source, source_len, src);
-        found = true;
-    }
-    free(line);
-    fclose(f);
-    return found;
+    unescape(m->mp);
+    unescape(m->src);
+    return true;
 }
 
 /* True when mount point mp contains path. */
@@ -85,37 +68,57 @@ static bool contains(const char *mp, const char *path)
     return strncmp(mp, path, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, size_t fstype_len,
-                            char *mnt, size_t mnt_len, char *source, size_t source_len)
+/* Scans mountinfo for the entry that matches by device number (path NULL:
+ * the first with maj:min) or by path (the longest mount point containing
+ * it, the last listed on a tie), and copies its facts out. */
+static bool find_mount(const char *root, const char *path, unsigned maj, unsigned min, char *fstype,
+                       size_t fstype_len, char *mnt, size_t mnt_len, char *source,
+                       size_t source_len)
 {
     char file[4096];
     root_path(file, sizeof file, root, "/proc/self/mountinfo");
     FILE *f = fopen(file, "re");
     if (!f)
         return false;
+    mount_entry *m = malloc(sizeof *m);
     char *line = NULL;
     size_t cap = 0, best = 0;
     bool found = false;
-    while (getline(&line, &cap, f) > 0) {
-        char mp[4096], fs[256], src[4096];
-        char *sep = strstr(line, " - ");
-        if (!sep || sscanf(line, "%*u %*u %*u:%*u %*s %4095s", mp) != 1 ||
-            sscanf(sep + 3, "%255s %4095s", fs, src) != 2)
+    while (m && getline(&line, &cap, f) > 0) {
+        if (!parse_mount(line, m))
             continue;
-        unescape(mp);
-        unescape(src);
-        size_t len = strlen(mp);
-        if (!contains(mp, path) || len < best)
+        if (path) {
+            size_t len = strlen(m->mp);
+            if (!contains(m->mp, path) || len < best)
+                continue;
+            best = len;
+        } else if (m->maj != maj || m->min != min) {
             continue;
-        best = len;
-        copy(fstype, fstype_len, fs);
-        copy(mnt, mnt_len, mp);
-        copy(source, source_len, src);
+        }
+        copy(fstype, fstype_len, m->fs);
+        copy(mnt, mnt_len, m->mp);
+        copy(source, source_len, m->src);
         found = true;
+        if (!path)
+            break;
     }
     free(line);
+    free(m);
     fclose(f);
     return found;
+}
+
+bool sb_probe_mount_of(const char *root, unsigned maj, unsigned min, char *fstype,
+                       size_t fstype_len, char *mnt, size_t mnt_len, char *source,
+                       size_t source_len)
+{
+    return find_mount(root, NULL, maj, min, fstype, fstype_len, mnt, mnt_len, source, source_len);
+}
+
+bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, size_t fstype_len,
+                            char *mnt, size_t mnt_len, char *source, size_t source_len)
+{
+    return find_mount(root, path, 0, 0, fstype, fstype_len, mnt, mnt_len, source, source_len);
 }
 
 /* Reads "MAJ:MIN" from a sysfs dev file. */
