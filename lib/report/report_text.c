@@ -80,68 +80,101 @@ static void table_set(table *t, size_t r, size_t c, const char *fmt, ...)
     t->cells[r * t->cols + c] = s;
 }
 
-/* Display width of a UTF-8 string: bytes that do not start a character
- * (10xxxxxx) take no column. */
-static size_t columns(const char *s)
+/* A cell is either one text, right-aligned over the whole column (headers,
+ * CPU cells), or SUBS fields "rate\tspread\tmarks": the rates of a column
+ * are right-aligned among themselves, the spreads among themselves, and the
+ * marks ('~', '*') follow, so neither a wide spread nor a mark shifts the
+ * digits of the others. */
+#define SUBS 3
+
+/* Splits s at tabs: the number of fields (1 or SUBS), their starts and
+ * byte lengths. */
+static size_t split_cell(const char *s, const char *f[SUBS], size_t len[SUBS])
 {
     size_t n = 0;
-    for (; s && *s; s++)
-        n += ((unsigned char)*s & 0xC0) != 0x80;
+    s = s ? s : "";
+    for (;;) {
+        const char *tab = strchr(s, '\t');
+        f[n] = s;
+        len[n] = tab ? (size_t)(tab - s) : strlen(s);
+        n++;
+        if (!tab || n == SUBS)
+            return n;
+        s = tab + 1;
+    }
+}
+
+/* Display columns of the first len bytes of s (UTF-8): bytes that do not
+ * start a character (10xxxxxx) take no column. */
+static size_t columns_n(const char *s, size_t len)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < len; i++)
+        n += ((unsigned char)s[i] & 0xC0) != 0x80;
     return n;
 }
 
-/* A cell may hold "number\tmarks": the numbers of a column are right-aligned
- * among themselves and the marks ('~', '*') follow in a sub-column of their
- * own, so a marked cell does not shift the digits of its column. */
-static void split_cell(const char *s, size_t *num_cols, size_t *mark_cols, const char **mark)
+static size_t total_width(const size_t *w)
 {
-    const char *tab = s ? strchr(s, '\t') : NULL;
-    *mark = tab ? tab + 1 : "";
-    *mark_cols = columns(*mark);
-    *num_cols = s ? columns(s) - (tab ? *mark_cols + 1 : 0) : 0;
+    return w[0] + (w[1] ? 1 + w[1] : 0) + w[2];
 }
 
 /* Prints the table: column 0 left-aligned (the block-size labels), the
  * others right-aligned, two spaces apart, no trailing blanks. */
 static void table_print(const table *t, sb_sink *sink)
 {
-    size_t *w = calloc(2 * t->cols, sizeof *w); /* number and mark width per column */
+    size_t *w = calloc(SUBS * t->cols, sizeof *w); /* field widths per column */
     if (!w) {
         sb_sink_fail(sink, ENOMEM);
         return;
     }
+    const char *f[SUBS];
+    size_t len[SUBS];
     for (size_t r = 0; r < t->rows; r++)
-        for (size_t c = 0; c < t->cols; c++) {
-            size_t n, m;
-            const char *mark;
-            split_cell(t->cells[r * t->cols + c], &n, &m, &mark);
-            w[2 * c] = n > w[2 * c] ? n : w[2 * c];
-            w[2 * c + 1] = m > w[2 * c + 1] ? m : w[2 * c + 1];
-        }
+        for (size_t c = 0; c < t->cols; c++)
+            if (split_cell(t->cells[r * t->cols + c], f, len) == SUBS)
+                for (size_t k = 0; k < SUBS; k++) {
+                    size_t n = columns_n(f[k], len[k]);
+                    w[SUBS * c + k] = n > w[SUBS * c + k] ? n : w[SUBS * c + k];
+                }
+    /* A whole-column text wider than the fields widens the rate field. */
+    for (size_t r = 0; r < t->rows; r++)
+        for (size_t c = 0; c < t->cols; c++)
+            if (split_cell(t->cells[r * t->cols + c], f, len) == 1) {
+                size_t n = columns_n(f[0], len[0]), tw = total_width(&w[SUBS * c]);
+                if (n > tw)
+                    w[SUBS * c] += n - tw;
+            }
     for (size_t r = 0; r < t->rows; r++) {
         sb_buf line = { 0 };
         sb_sink lsink;
         sb_sink_init_buf(&lsink, &line);
         for (size_t c = 0; c < t->cols; c++) {
-            const char *s = t->cells[r * t->cols + c];
-            size_t n, m;
-            const char *mark;
-            split_cell(s, &n, &m, &mark);
-            size_t nbytes =
-                s ? (size_t)(strchr(s, '\t') ? strchr(s, '\t') - s : (long)strlen(s)) : 0;
+            const size_t *cw = &w[SUBS * c];
+            size_t nf = split_cell(t->cells[r * t->cols + c], f, len);
+            int pad0 = (int)(cw[0] - columns_n(f[0], len[0]));
             if (c == 0) {
-                sb_sink_printf(&lsink, "%.*s%*s", (int)nbytes, s ? s : "", (int)(w[0] - n), "");
+                sb_sink_printf(&lsink, "%.*s%*s", (int)len[0], f[0],
+                               (int)(total_width(cw) - columns_n(f[0], len[0])), "");
+            } else if (nf == 1) {
+                sb_sink_printf(&lsink, "  %*s%.*s",
+                               (int)(total_width(cw) - columns_n(f[0], len[0])), "", (int)len[0],
+                               f[0]);
             } else {
-                sb_sink_printf(&lsink, "  %*s%.*s%s%*s", (int)(w[2 * c] - n), "", (int)nbytes,
-                               s ? s : "", mark, (int)(w[2 * c + 1] - m), "");
+                sb_sink_printf(&lsink, "  %*s%.*s", pad0, "", (int)len[0], f[0]);
+                if (cw[1])
+                    sb_sink_printf(&lsink, " %*s%.*s", (int)(cw[1] - columns_n(f[1], len[1])), "",
+                                   (int)len[1], f[1]);
+                sb_sink_printf(&lsink, "%.*s%*s", (int)len[2], f[2],
+                               (int)(cw[2] - columns_n(f[2], len[2])), "");
             }
         }
-        size_t len = line.len;
-        while (len && line.data[len - 1] == ' ')
-            len--;
+        size_t n = line.len;
+        while (n && line.data[n - 1] == ' ')
+            n--;
         if (lsink.failed_errno)
             sb_sink_fail(sink, lsink.failed_errno);
-        sb_sink_write(sink, line.data ? line.data : "", len);
+        sb_sink_write(sink, line.data ? line.data : "", n);
         sb_sink_puts(sink, "\n");
         sb_buf_free(&line);
     }
@@ -259,12 +292,12 @@ static bool throughput_table(const sb_run *run, const sb_report_opts *o, const c
             m->incomplete |= incomplete;
             m->missing |= !tp;
             if (!tp)
-                table_set(&tb, r + 2, t + 1, "-\t%s", mark);
+                table_set(&tb, r + 2, t + 1, "-\t\t%s", mark);
             else if (tp->spread > 0 && tp->value > 0)
-                table_set(&tb, r + 2, t + 1, "%.1f ±%.1f%%\t%s", tp->value / unit,
+                table_set(&tb, r + 2, t + 1, "%.1f\t±%.1f%%\t%s", tp->value / unit,
                           100.0 * tp->spread / tp->value, mark);
             else
-                table_set(&tb, r + 2, t + 1, "%.1f\t%s", tp->value / unit, mark);
+                table_set(&tb, r + 2, t + 1, "%.1f\t\t%s", tp->value / unit, mark);
         }
     }
     sb_sink_printf(sink, "%s, %s\n", title, sb_report_unit_name(o));
