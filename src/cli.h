@@ -74,9 +74,36 @@ int cli_print_run(const sb_run *run, cli_output *out);
 /* Maps the outcome of a measurement to an exit code, printing its error. */
 int cli_finish(sb_status st, const sb_error *err);
 
+/* Where and whether a measuring command saves its run (--db, --no-save,
+ * --label); the functions are in cmd_results.c. */
+typedef struct cli_save {
+    const char *db; /* --db PATH, or NULL for the default */
+    bool no_save;
+    sb_kvs labels; /* --label KEY=VALUE, in order; freed by cli_save_free */
+} cli_save;
+
+/* Adds "KEY=VALUE" (the argument of option opt) to labels; prints the
+ * error and returns false when it is not of that form. */
+bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels);
+/* The archive's path: opt (--db) if not NULL, else $STORBENCH_DB, else
+ * $XDG_DATA_HOME/storbench/results.db, else
+ * $HOME/.local/share/storbench/results.db. Prints the error and returns
+ * false when there is none. */
+bool cli_db_path(const char *opt, char *buf, size_t len);
+/* Copies the labels into run->labels; returns false (error printed) when
+ * out of memory. */
+bool cli_save_labels(const cli_save *save, sb_run *run);
+/* Saves run unless --no-save or it holds no test; returns a CLI_EXIT_*
+ * code, printing one error line on failure, and "saved as run N" when
+ * stderr is a terminal and not quiet. */
+int cli_save_run(const sb_run *run, const cli_save *save, bool quiet);
+void cli_save_free(cli_save *save);
+
 /* Subcommands: argv[0] is the subcommand's name; cmdline is the whole
  * command line as typed, recorded with the run. */
 int cmd_sweep(const char *cmdline, int argc, char **argv);
 int cmd_run(const char *cmdline, int argc, char **argv);
+int cmd_info(const char *cmdline, int argc, char **argv);
+int cmd_results(const char *cmdline, int argc, char **argv);
 
 #endif

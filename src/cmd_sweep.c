@@ -28,6 +28,9 @@ enum {
     O_OUTPUT,
     O_SI,
     O_QUIET,
+    O_DB,
+    O_NO_SAVE,
+    O_LABEL,
 };
 
 static const cli_option sweep_opts[] = {
@@ -53,12 +56,18 @@ static const cli_option sweep_opts[] = {
     [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
     [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
     [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
+    [O_DB] = { "db", 0, "PATH",
+               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
+    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
+    [O_LABEL] = { "label", 'l', "KEY=VALUE",
+                  "a label stored with the run, such as drive=6401 (repeatable)" },
     { 0 },
 };
 
 typedef struct sweep_args {
     sb_sweep_config cfg;
     cli_output out;
+    cli_save save;
 } sweep_args;
 
 /* Parses a percentage such as "2" or "2%" into a fraction. */
@@ -137,6 +146,9 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     case O_OUTPUT: a->out.path = arg; break;
     case O_SI: a->out.report.si = true; break;
     case O_QUIET: a->out.quiet = true; break;
+    case O_DB: a->save.db = arg; break;
+    case O_NO_SAVE: a->save.no_save = true; break;
+    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
     default: break;
     }
     if (st != SB_OK) {
@@ -165,6 +177,10 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
         sb_run_free(run);
         return CLI_EXIT_FAIL;
     }
+    if (!cli_save_labels(&a->save, run)) {
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
     int rc = cli_output_open(&a->out);
     if (rc != CLI_EXIT_OK) {
         sb_run_free(run);
@@ -174,8 +190,10 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
     cli_progress_done();
     rc = cli_print_run(run, &a->out);
     int rc2 = cli_finish(st, &err);
+    /* Saved after printing, so a failure to save never costs the output. */
+    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
     sb_run_free(run);
-    return rc2 != CLI_EXIT_OK ? rc2 : rc;
+    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
 }
 
 static const char sweep_usage[] =
@@ -185,7 +203,8 @@ static const char sweep_usage[] =
     "TARGET (a directory, or a block device) in its own column. Writes are timed\n"
     "to fdatasync; reads are cold (O_DIRECT, or buffered after dropping the cache).\n"
     "Each point runs until its rate is steady (adaptive), or with --size exactly\n"
-    "SIZE per block size as `dd bs=N count=SIZE/N conv=fdatasync` would.\n";
+    "SIZE per block size as `dd bs=N count=SIZE/N conv=fdatasync` would.\n"
+    "The run is saved in the results archive unless --no-save (storbench results).\n";
 
 int cmd_sweep(const char *cmdline, int argc, char **argv)
 {
@@ -193,14 +212,15 @@ int cmd_sweep(const char *cmdline, int argc, char **argv)
     sb_sweep_config_init(&a.cfg);
     int first;
     int rc = cli_parse(argc, argv, sweep_opts, sweep_usage, sweep_option, &a, &first);
-    if (rc != CLI_EXIT_OK)
-        return rc < 0 ? CLI_EXIT_OK : rc;
-    if (first >= argc) {
+    if (rc == CLI_EXIT_OK && first >= argc) {
         cli_error("sweep: no TARGET given (a directory or a block device; see --help)");
-        return CLI_EXIT_USAGE;
+        rc = CLI_EXIT_USAGE;
     }
-    return measure_and_print(&a, cmdline, (const char *const *)argv + first,
-                             (size_t)(argc - first));
+    if (rc == CLI_EXIT_OK)
+        rc = measure_and_print(&a, cmdline, (const char *const *)argv + first,
+                               (size_t)(argc - first));
+    cli_save_free(&a.save);
+    return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
 static const char run_usage[] =
@@ -208,7 +228,7 @@ static const char run_usage[] =
     "\n"
     "The standard check on each TARGET (default: the current directory): sequential\n"
     "write and cold read throughput at 4k, 64k and 1m block sizes, measured as\n"
-    "`storbench sweep --bs 4k,64k,1m` does.\n";
+    "`storbench sweep --bs 4k,64k,1m` does, and saved in the results archive.\n";
 
 int cmd_run(const char *cmdline, int argc, char **argv)
 {
@@ -220,11 +240,12 @@ int cmd_run(const char *cmdline, int argc, char **argv)
     a.cfg.bs[2] = 1048576;
     int first;
     int rc = cli_parse(argc, argv, sweep_opts, run_usage, sweep_option, &a, &first);
-    if (rc != CLI_EXIT_OK)
-        return rc < 0 ? CLI_EXIT_OK : rc;
     static const char *const here[] = { "." };
-    if (first >= argc)
-        return measure_and_print(&a, cmdline, here, 1);
-    return measure_and_print(&a, cmdline, (const char *const *)argv + first,
-                             (size_t)(argc - first));
+    if (rc == CLI_EXIT_OK && first >= argc)
+        rc = measure_and_print(&a, cmdline, here, 1);
+    else if (rc == CLI_EXIT_OK)
+        rc = measure_and_print(&a, cmdline, (const char *const *)argv + first,
+                               (size_t)(argc - first));
+    cli_save_free(&a.save);
+    return rc < 0 ? CLI_EXIT_OK : rc;
 }

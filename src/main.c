@@ -18,6 +18,8 @@ static const command commands[] = {
     { "run", cmd_run, "the standard check on each TARGET (default: the current directory)" },
     { "sweep", cmd_sweep,
       "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
+    { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
+    { "results", cmd_results, "the archive of saved runs: list, show, export, delete" },
 };
 
 static void usage(FILE *f)

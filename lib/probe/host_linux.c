@@ -2,6 +2,7 @@
  * host_linux.c: the basic host description stored with every run.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -43,6 +44,264 @@ sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_error *err)
     if (cpus > 0 && sb_kvs_setf(kvs, "cpus", "%ld", cpus))
         st = SB_E_NOMEM;
     if (st != SB_OK)
+        return sb_error_set(err, st, 0, "out of memory while describing the host");
+    return SB_OK;
+}
+
+/* ---- the full host probe of `storbench info` ---------------------------- */
+
+/* The whole of a small file (at most len - 1 bytes), or "" when unreadable;
+ * device-tree strings are NUL-separated lists, so NULs become ", ". */
+static void read_all(const char *root, const char *path, char *out, size_t len)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s%s", root ? root : "", path);
+    out[0] = '\0';
+    FILE *f = fopen(full, "re");
+    if (!f)
+        return;
+    char raw[1024];
+    size_t n = fread(raw, 1, sizeof raw - 1, f);
+    fclose(f);
+    size_t w = 0;
+    for (size_t i = 0; i < n && w + 3 < len; i++) {
+        if (raw[i] == '\0') {
+            if (i + 1 < n && w) {
+                out[w++] = ',';
+                out[w++] = ' ';
+            }
+        } else {
+            out[w++] = raw[i];
+        }
+    }
+    while (w && (out[w - 1] == '\n' || out[w - 1] == ' '))
+        w--;
+    out[w] = '\0';
+}
+
+/* The value of the first "key<spaces>: value" line of a /proc file (cpuinfo,
+ * meminfo) whose key is exactly key; "" when none. Counts the lines with
+ * key in *count when count is not NULL. */
+static void proc_field(const char *root, const char *path, const char *key, char *out, size_t len,
+                       unsigned *count)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s%s", root ? root : "", path);
+    out[0] = '\0';
+    if (count)
+        *count = 0;
+    FILE *f = fopen(full, "re");
+    if (!f)
+        return;
+    char line[1024];
+    size_t klen = strlen(key);
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, klen) != 0)
+            continue;
+        const char *p = line + klen;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p != ':')
+            continue;
+        p++;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (count)
+            (*count)++;
+        if (!out[0]) {
+            snprintf(out, len, "%s", p);
+            out[strcspn(out, "\n")] = '\0';
+        }
+    }
+    fclose(f);
+}
+
+/* Counts the CPUs of a kernel cpu list such as "0-3" or "0-1,4-5". */
+static unsigned count_cpu_list(const char *s)
+{
+    unsigned n = 0;
+    while (*s) {
+        char *end;
+        unsigned long a = strtoul(s, &end, 10), b = a;
+        if (end == s)
+            return 0;
+        if (*end == '-') {
+            s = end + 1;
+            b = strtoul(s, &end, 10);
+            if (end == s || b < a)
+                return 0;
+        }
+        n += (unsigned)(b - a + 1);
+        s = end;
+        if (*s == ',')
+            s++;
+        else if (*s)
+            return 0;
+    }
+    return n;
+}
+
+/* /etc/os-release's PRETTY_NAME, unquoted. */
+static void os_release(const char *root, char *out, size_t len)
+{
+    char full[4096];
+    snprintf(full, sizeof full, "%s/etc/os-release", root ? root : "");
+    out[0] = '\0';
+    FILE *f = fopen(full, "re");
+    if (!f) {
+        snprintf(full, sizeof full, "%s/usr/lib/os-release", root ? root : "");
+        f = fopen(full, "re");
+    }
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "PRETTY_NAME=", 12) != 0)
+            continue;
+        char *v = line + 12;
+        v[strcspn(v, "\n")] = '\0';
+        size_t n = strlen(v);
+        if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
+            v[n - 1] = '\0';
+            v++;
+        }
+        snprintf(out, len, "%s", v);
+        break;
+    }
+    fclose(f);
+}
+
+/* temp_c.<type> for each thermal zone, in zone order. */
+static sb_status thermal_zones(const char *root, sb_kvs *kvs)
+{
+    for (unsigned z = 0; z < 64; z++) {
+        char path[256], type[128], temp[64];
+        snprintf(path, sizeof path, "/sys/class/thermal/thermal_zone%u/temp", z);
+        read_line(root, path, temp, sizeof temp);
+        if (!temp[0]) {
+            /* Zones are numbered from 0 without gaps; one that cannot be
+             * read (a sensor that is off) does not end the list. */
+            snprintf(path, sizeof path, "/sys/class/thermal/thermal_zone%u/type", z);
+            read_line(root, path, type, sizeof type);
+            if (!type[0])
+                break;
+            continue;
+        }
+        snprintf(path, sizeof path, "/sys/class/thermal/thermal_zone%u/type", z);
+        read_line(root, path, type, sizeof type);
+        char *end;
+        long mc = strtol(temp, &end, 10);
+        if (end == temp)
+            continue;
+        char key[200];
+        snprintf(key, sizeof key, "temp_c.%s", type[0] ? type : "zone");
+        if (sb_kvs_get(kvs, key))
+            snprintf(key, sizeof key, "temp_c.%s.%u", type[0] ? type : "zone", z);
+        if (sb_kvs_setf(kvs, key, "%.1f", (double)mc / 1000.0))
+            return SB_E_NOMEM;
+    }
+    return SB_OK;
+}
+
+static bool real_root(const char *root)
+{
+    return !root || !root[0];
+}
+
+sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err)
+{
+    char v[1024], w[512];
+    sb_status st = SB_OK;
+    struct utsname u;
+    bool have_uname = real_root(root) && uname(&u) == 0;
+
+#define SET(key, val)                                                                              \
+    do {                                                                                           \
+        if (!st)                                                                                   \
+            st = sb_kvs_set(kvs, key, val);                                                        \
+    } while (0)
+
+    read_line(root, "/proc/sys/kernel/hostname", v, sizeof v);
+    SET("hostname", v[0] ? v : have_uname ? u.nodename : "unknown");
+
+    /* Device-tree boards (Raspberry Pi, Banana Pi, ...) name themselves in
+     * the device tree; PCs through DMI; some ARM kernels only in cpuinfo. */
+    read_all(root, "/proc/device-tree/model", v, sizeof v);
+    if (!v[0]) {
+        read_line(root, "/sys/class/dmi/id/product_name", w, sizeof w);
+        read_line(root, "/sys/class/dmi/id/sys_vendor", v, sizeof v);
+        if (v[0] && w[0] && strncmp(w, v, strlen(v)) != 0) {
+            size_t n = strlen(v);
+            snprintf(v + n, sizeof v - n, " %s", w);
+        } else if (w[0]) {
+            snprintf(v, sizeof v, "%s", w);
+        }
+    }
+    if (!v[0])
+        proc_field(root, "/proc/cpuinfo", "Model", v, sizeof v, NULL);
+    SET("board", v[0] ? v : "unknown");
+
+    unsigned processors = 0;
+    proc_field(root, "/proc/cpuinfo", "model name", v, sizeof v, NULL);
+    if (!v[0])
+        proc_field(root, "/proc/cpuinfo", "Hardware", v, sizeof v, NULL);
+    proc_field(root, "/proc/cpuinfo", "processor", w, sizeof w, &processors);
+    read_all(root, "/proc/device-tree/compatible", w, sizeof w);
+    /* arm64 kernels may name neither: the device tree's last compatible
+     * string is then the SoC ("brcm,bcm2712"). */
+    if (!v[0] && w[0]) {
+        const char *last = strrchr(w, ' ');
+        snprintf(v, sizeof v, "%s", last ? last + 1 : w);
+    }
+    SET("cpu_model", v[0] ? v : "unknown");
+    if (w[0])
+        SET("compatible", w);
+
+    read_line(root, "/sys/devices/system/cpu/online", v, sizeof v);
+    unsigned cpus = count_cpu_list(v);
+    if (!cpus)
+        cpus = processors;
+    if (!cpus && real_root(root) && sysconf(_SC_NPROCESSORS_ONLN) > 0)
+        cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus && !st)
+        st = sb_kvs_setf(kvs, "cpus", "%u", cpus);
+    else
+        SET("cpus", "unknown");
+
+    proc_field(root, "/proc/meminfo", "MemTotal", v, sizeof v, NULL);
+    unsigned long long kib = strtoull(v, NULL, 10);
+    if (kib && !st)
+        st = sb_kvs_setf(kvs, "ram_bytes", "%llu", kib * 1024);
+    else
+        SET("ram_bytes", "unknown");
+
+    /* The running kernel; through /proc so that a fake tree is
+     * deterministic. */
+    read_line(root, "/proc/sys/kernel/osrelease", v, sizeof v);
+    SET("kernel", v[0] ? v : have_uname ? u.release : "unknown");
+    read_line(root, "/proc/sys/kernel/arch", v, sizeof v);
+    if (v[0] || have_uname)
+        SET("machine", v[0] ? v : u.machine);
+    os_release(root, v, sizeof v);
+    SET("os", v[0] ? v : "unknown");
+
+    read_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", v, sizeof v);
+    if (v[0])
+        SET("cpufreq_governor", v);
+    read_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/scaling_cur_freq", v, sizeof v);
+    if (v[0])
+        SET("cpufreq_cur_khz", v);
+    read_line(root, "/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", v, sizeof v);
+    if (v[0])
+        SET("cpufreq_max_khz", v);
+#undef SET
+
+    if (!st)
+        st = thermal_zones(root, kvs);
+    read_line(root, "/sys/devices/platform/soc/soc:firmware/get_throttled", v, sizeof v);
+    if (!st && v[0])
+        st = sb_probe_throttled_kvs(v, kvs);
+    if (st)
         return sb_error_set(err, st, 0, "out of memory while describing the host");
     return SB_OK;
 }

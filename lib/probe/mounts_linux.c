@@ -38,27 +38,6 @@ static void copy(char *dst, size_t len, const char *src)
         snprintf(dst, len, "%s", src);
 }
 
-/* One line of mountinfo:
- *   id parent maj:min root mountpoint options [optional...] - fstype source super
- * with the mount point and source unescaped. */
-typedef struct mount_entry {
-    unsigned maj, min;
-    char mp[4096];
-    char fs[256];
-    char src[4096];
-} mount_entry;
-
-static bool parse_mount(const char *line, mount_entry *m)
-{
-    const char *sep = strstr(line, " - ");
-    if (!sep || sscanf(line, "%*u %*u %u:%u %*s %4095s", &m->maj, &m->min, m->mp) != 3 ||
-        sscanf(sep + 3, "%255s %4095s", m->fs, m->src) != 2)
-        return false;
-    unescape(m->mp);
-    unescape(m->src);
-    return true;
-}
-
 /* True when mount point mp contains path. */
 static bool contains(const char *mp, const char *path)
 {
@@ -68,43 +47,20 @@ static bool contains(const char *mp, const char *path)
     return strncmp(mp, path, n) == 0 && (path[n] == '/' || path[n] == '\0');
 }
 
-/* Scans mountinfo for the entry that matches by device number (path NULL:
- * the first with maj:min) or by path (the longest mount point containing
- * it, the last listed on a tie), and copies its facts out. */
-static bool find_mount(const char *root, const char *path, unsigned maj, unsigned min, char *fstype,
-                       size_t fstype_len, char *mnt, size_t mnt_len, char *source,
-                       size_t source_len)
+/* The two lookups by device number or by path, with sb_probe_mount_find's
+ * single scan of mountinfo behind them. */
+static bool mount_lookup(const char *root, const char *path, unsigned maj, unsigned min,
+                         char *fstype, size_t fstype_len, char *mnt, size_t mnt_len, char *source,
+                         size_t source_len)
 {
-    char file[4096];
-    root_path(file, sizeof file, root, "/proc/self/mountinfo");
-    FILE *f = fopen(file, "re");
-    if (!f)
-        return false;
-    mount_entry *m = malloc(sizeof *m);
-    char *line = NULL;
-    size_t cap = 0, best = 0;
-    bool found = false;
-    while (m && getline(&line, &cap, f) > 0) {
-        if (!parse_mount(line, m))
-            continue;
-        if (path) {
-            size_t len = strlen(m->mp);
-            if (!contains(m->mp, path) || len < best)
-                continue;
-            best = len;
-        } else if (m->maj != maj || m->min != min) {
-            continue;
-        }
-        copy(fstype, fstype_len, m->fs);
-        copy(mnt, mnt_len, m->mp);
-        copy(source, source_len, m->src);
-        found = true;
-        if (!path)
-            break;
+    sb_probe_mount *m = malloc(sizeof *m);
+    bool found = m && sb_probe_mount_find(root, path, maj, min, m);
+    if (found) {
+        copy(fstype, fstype_len, m->fstype);
+        copy(mnt, mnt_len, m->mount_point);
+        copy(source, source_len, m->source);
     }
-    free(line);
     free(m);
-    fclose(f);
     return found;
 }
 
@@ -112,13 +68,13 @@ bool sb_probe_mount_of(const char *root, unsigned maj, unsigned min, char *fstyp
                        size_t fstype_len, char *mnt, size_t mnt_len, char *source,
                        size_t source_len)
 {
-    return find_mount(root, NULL, maj, min, fstype, fstype_len, mnt, mnt_len, source, source_len);
+    return mount_lookup(root, NULL, maj, min, fstype, fstype_len, mnt, mnt_len, source, source_len);
 }
 
 bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, size_t fstype_len,
                             char *mnt, size_t mnt_len, char *source, size_t source_len)
 {
-    return find_mount(root, path, 0, 0, fstype, fstype_len, mnt, mnt_len, source, source_len);
+    return mount_lookup(root, path, 0, 0, fstype, fstype_len, mnt, mnt_len, source, source_len);
 }
 
 /* Reads "MAJ:MIN" from a sysfs dev file. */
@@ -249,4 +205,74 @@ unsigned sb_probe_logical_block_size(const char *root, unsigned maj, unsigned mi
     snprintf(path, sizeof path, "%s/sys/dev/block/%u:%u/../queue/logical_block_size",
              root ? root : "", maj, min);
     return read_uint_file(path);
+}
+
+/* True when the comma-separated list has the option opt. */
+static bool has_option(const char *list, const char *opt, size_t opt_len)
+{
+    for (const char *p = list; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n == opt_len && strncmp(p, opt, n) == 0)
+            return true;
+        p += n + (p[n] == ',');
+    }
+    return false;
+}
+
+/* The mount's options followed by the superblock's that it does not repeat
+ * ("rw,relatime" and "rw,discard" give "rw,relatime,discard"). */
+static void merge_options(char *out, size_t len, const char *mnt, const char *super)
+{
+    snprintf(out, len, "%s", mnt);
+    for (const char *p = super; *p;) {
+        size_t n = strcspn(p, ",");
+        if (n && !has_option(out, p, n)) {
+            size_t used = strlen(out);
+            snprintf(out + used, len - used, "%s%.*s", used ? "," : "", (int)n, p);
+        }
+        p += n + (p[n] == ',');
+    }
+}
+
+bool sb_probe_mount_find(const char *root, const char *path, unsigned maj, unsigned min,
+                         sb_probe_mount *out)
+{
+    memset(out, 0, sizeof *out);
+    char file[4096];
+    root_path(file, sizeof file, root, "/proc/self/mountinfo");
+    FILE *f = fopen(file, "re");
+    if (!f)
+        return false;
+    char *line = NULL;
+    size_t cap = 0, best = 0;
+    bool found = false;
+    while (getline(&line, &cap, f) > 0) {
+        /* id parent maj:min root mountpoint options [optional...] - fstype source super */
+        unsigned ma, mi;
+        char mp[4096], opts[512], fs[64], src[4096], super[512];
+        char *sep = strstr(line, " - ");
+        if (!sep || sscanf(line, "%*u %*u %u:%u %*s %4095s %511s", &ma, &mi, mp, opts) != 4)
+            continue;
+        super[0] = '\0';
+        if (sscanf(sep + 3, "%63s %4095s %511s", fs, src, super) < 2)
+            continue;
+        unescape(mp);
+        unescape(src);
+        size_t len = strlen(mp);
+        if (path ? (!contains(mp, path) || len < best) : (ma != maj || mi != min))
+            continue;
+        best = len;
+        out->maj = ma;
+        out->min = mi;
+        copy(out->fstype, sizeof out->fstype, fs);
+        copy(out->mount_point, sizeof out->mount_point, mp);
+        copy(out->source, sizeof out->source, src);
+        merge_options(out->options, sizeof out->options, opts, super);
+        found = true;
+        if (!path)
+            break;
+    }
+    free(line);
+    fclose(f);
+    return found;
 }

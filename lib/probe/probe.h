@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "storbench/probe.h"
 #include "storbench/result.h"
@@ -41,5 +42,103 @@ bool sb_probe_device_in_use(const char *root, unsigned maj, unsigned min, char *
  * <root>/sys/dev/block/MAJ:MIN/queue/logical_block_size (for a partition,
  * its parent's), or 0 when unknown. */
 unsigned sb_probe_logical_block_size(const char *root, unsigned maj, unsigned min);
+
+/* The whole mountinfo entry of the mount that holds path (as
+ * sb_probe_mount_of_path chooses it), or of device maj:min when path is
+ * NULL. Strings are empty and maj/min 0 when nothing matches (false). */
+typedef struct sb_probe_mount {
+    unsigned maj, min; /* st_dev of the mount, 0:N for devices without one */
+    char fstype[64];
+    char mount_point[4096];
+    char source[4096];
+    char options[1024]; /* per-mount options, then the superblock's */
+} sb_probe_mount;
+bool sb_probe_mount_find(const char *root, const char *path, unsigned maj, unsigned min,
+                         sb_probe_mount *out);
+
+/* ---- the full host and block device probes (host_linux.c, blockdev_linux.c) */
+
+/* Adds the host facts of sb_probe_snapshot's host list to kvs. */
+SB_MUST_CHECK sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err);
+
+/* Adds what sysfs says about block device maj:min: the partition facts to
+ * target (when maj:min is a partition), the whole disk's to device and its
+ * bus and link to bus. Missing files leave facts out, "unknown" for the
+ * device's name and model and the bus type. */
+SB_MUST_CHECK sb_status sb_probe_block(const char *root, unsigned maj, unsigned min, sb_kvs *target,
+                                       sb_kvs *device, sb_kvs *bus, sb_error *err);
+
+/* ---- pure decoding, no I/O (probe_decode.c) ---------------------------- */
+
+/* An SD card's CID register (SD spec 5.2). */
+typedef struct sb_sd_cid {
+    bool valid;
+    unsigned mid; /* manufacturer ID */
+    char oem[3];  /* OEM/application ID, 2 ASCII characters ('?' if not printable) */
+    char name[6]; /* product name, 5 ASCII characters */
+    unsigned rev_major, rev_minor; /* product revision n.m */
+    uint32_t serial;
+    unsigned year, month; /* manufacturing date; month should be 1..12 */
+} sb_sd_cid;
+
+/* Decodes a CID as sysfs prints it (32 hex digits). False, with cid zeroed,
+ * for anything else: a wrong length or a non-hex digit. */
+bool sb_probe_sd_cid_decode(const char *hex, sb_sd_cid *cid);
+/* The manufacturer with this SD MID, or NULL when the table does not know it. */
+const char *sb_probe_sd_manufacturer(unsigned mid);
+
+/* An SD card's CSD register (SD spec 5.3). */
+typedef struct sb_sd_csd {
+    unsigned structure;         /* 0: CSD 1.0, 1: 2.0, 2: 3.0 */
+    const char *capacity_class; /* "SDSC", "SDHC", "SDXC" or "SDUC" (static) */
+    uint64_t capacity_bytes;
+    unsigned tran_speed_kbit_s; /* TRAN_SPEED, per data line; 0 when reserved */
+} sb_sd_csd;
+/* Decodes a CSD (32 hex digits); false for a wrong length or a reserved
+ * structure version. */
+bool sb_probe_sd_csd_decode(const char *hex, sb_sd_csd *csd);
+
+/* The Raspberry Pi firmware's get_throttled mask (as vcgencmd get_throttled
+ * documents it): bits 0-3 now, bits 16-19 since boot. */
+typedef struct sb_throttled {
+    unsigned raw;
+    bool under_voltage_now, freq_capped_now, throttled_now, soft_temp_limit_now;
+    bool under_voltage_occurred, freq_capped_occurred, throttled_occurred, soft_temp_limit_occurred;
+} sb_throttled;
+/* Parses the hex mask ("50005" or "0x50005"); false when it is not one. */
+bool sb_probe_throttled_decode(const char *text, sb_throttled *t);
+
+/* True when offset_bytes is a multiple of unit_bytes (false when unit is 0). */
+bool sb_probe_aligned(uint64_t offset_bytes, uint64_t unit_bytes);
+
+/* The active scheduler of a queue/scheduler line ("mq-deadline [bfq] none"
+ * gives "bfq"; a lone "none" gives "none"); false when there is none. */
+bool sb_probe_scheduler_active(const char *line, char *out, size_t len);
+
+/* "high speed (USB 2.0)" for 480 and so on; NULL for an unknown speed. */
+const char *sb_probe_usb_speed_name(unsigned mbps);
+/* The PCIe generation of a link speed ("8.0 GT/s PCIe" is 3); 0 if unknown. */
+unsigned sb_probe_pcie_generation(const char *speed);
+
+/* The MMC host's bus settings from debugfs mmcN/ios. */
+typedef struct sb_mmc_ios {
+    uint64_t clock_hz;
+    unsigned bus_width_bits;
+    char timing[64];         /* "sd uhs SDR104", "sd high-speed", ... */
+    char signal_voltage[16]; /* "1.80 V" */
+} sb_mmc_ios;
+/* Parses the text of an ios file; fields it lacks stay 0 or "". */
+void sb_probe_mmc_ios_parse(const char *text, sb_mmc_ios *ios);
+
+/* Adds the decoded CID (sd_manufacturer, sd_oem, sd_product, sd_revision,
+ * sd_serial, sd_manufactured) and CSD (sd_capacity_class,
+ * sd_csd_capacity_bytes, sd_tran_speed_kbit_s) to bus when type is "SD";
+ * a register that does not decode is reported as sd_cid or sd_csd
+ * "invalid ...". NULL or empty registers add nothing. */
+SB_MUST_CHECK sb_status sb_probe_sd_kvs(const char *type, const char *cid_hex, const char *csd_hex,
+                                        sb_kvs *bus);
+/* Adds throttled_raw and the eight yes/no flags of a get_throttled mask to
+ * host; nothing when text does not parse. */
+SB_MUST_CHECK sb_status sb_probe_throttled_kvs(const char *text, sb_kvs *host);
 
 #endif

@@ -21,6 +21,11 @@ uint64_t sb_report_param_u64(const sb_test *t, const char *key);
 /* A measurement's value, or def when absent. */
 double sb_report_value(const sb_test *t, const char *metric, double def);
 
+/* A JSON string (jansson's json_t) for s, any bytes that are not UTF-8
+ * replaced by U+FFFD; NULL when out of memory. */
+struct json_t;
+struct json_t *sb_report_jstr(const char *s);
+
 /* "2026-12-02 10:40 UTC" from a Unix time. */
 void sb_report_utc(int64_t unix_s, char *buf, size_t len);
 

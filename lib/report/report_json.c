@@ -38,7 +38,7 @@ static size_t utf8_len(const unsigned char *s)
 /* A JSON string for s. JSON strings are Unicode, but a Linux path or an
  * error message may hold any bytes: each byte that is not part of valid
  * UTF-8 becomes U+FFFD, so the key is never silently dropped. */
-static json_t *jstr(const char *s)
+json_t *sb_report_jstr(const char *s)
 {
     json_t *j = json_string(s ? s : "");
     if (j || !s)
@@ -81,15 +81,15 @@ static json_t *kvs_object(const sb_kvs *kvs)
 {
     json_t *o = json_object();
     for (size_t i = 0; o && i < kvs->n; i++)
-        json_object_set_new(o, kvs->v[i].key, jstr(kvs->v[i].value));
+        json_object_set_new(o, kvs->v[i].key, sb_report_jstr(kvs->v[i].value));
     return o;
 }
 
 static json_t *measurement(const sb_measurement *m)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "metric", jstr(m->metric));
-    json_object_set_new(o, "unit", jstr(m->unit));
+    json_object_set_new(o, "metric", sb_report_jstr(m->metric));
+    json_object_set_new(o, "unit", sb_report_jstr(m->unit));
     json_object_set_new(o, "value", jnum(m->value));
     json_object_set_new(o, "spread", jnum(m->spread));
     if (m->n_samples) {
@@ -104,12 +104,12 @@ static json_t *measurement(const sb_measurement *m)
 static json_t *test_object(const sb_test *t)
 {
     json_t *o = json_object();
-    json_object_set_new(o, "kind", jstr(t->kind));
-    json_object_set_new(o, "name", jstr(t->name));
+    json_object_set_new(o, "kind", sb_report_jstr(t->kind));
+    json_object_set_new(o, "name", sb_report_jstr(t->name));
     json_object_set_new(o, "params", kvs_object(&t->params));
     json_object_set_new(o, "complete", json_boolean(t->complete));
     if (t->error)
-        json_object_set_new(o, "error", jstr(t->error));
+        json_object_set_new(o, "error", sb_report_jstr(t->error));
     json_t *ms = json_array();
     for (size_t i = 0; i < t->n_ms; i++)
         json_array_append_new(ms, measurement(&t->ms[i]));
@@ -123,10 +123,10 @@ sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *si
     char when[64];
     sb_report_utc(run->started_unix, when, sizeof when);
     json_t *root = json_object();
-    json_object_set_new(root, "tool", jstr(run->tool));
-    json_object_set_new(root, "version", jstr(run->version));
-    json_object_set_new(root, "command", jstr(run->command));
-    json_object_set_new(root, "started", jstr(when));
+    json_object_set_new(root, "tool", sb_report_jstr(run->tool));
+    json_object_set_new(root, "version", sb_report_jstr(run->version));
+    json_object_set_new(root, "command", sb_report_jstr(run->command));
+    json_object_set_new(root, "started", sb_report_jstr(when));
     json_object_set_new(root, "started_unix", json_integer(run->started_unix));
     json_object_set_new(root, "elapsed_s", jnum(run->elapsed_s));
     json_object_set_new(root, "host", kvs_object(&run->host));
@@ -135,9 +135,9 @@ sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *si
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
         json_t *to = json_object();
-        json_object_set_new(to, "path", jstr(tr->path));
-        json_object_set_new(to, "kind", jstr(tr->kind));
-        json_object_set_new(to, "fs_type", jstr(tr->fs_type));
+        json_object_set_new(to, "path", sb_report_jstr(tr->path));
+        json_object_set_new(to, "kind", sb_report_jstr(tr->kind));
+        json_object_set_new(to, "fs_type", sb_report_jstr(tr->fs_type));
         json_object_set_new(to, "info", kvs_object(&tr->info));
         json_t *tests = json_array();
         for (size_t i = 0; i < tr->n_tests; i++)

@@ -162,6 +162,51 @@ uint64_t sb_target_space_bytes(const sb_target *t)
     return t->space_bytes;
 }
 
+/* Copies every pair of from into to, each key behind prefix. */
+static sb_status copy_prefixed(sb_kvs *to, const char *prefix, const sb_kvs *from)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        char key[256];
+        snprintf(key, sizeof key, "%s%s", prefix, from->v[i].key);
+        SB_TRY(sb_kvs_set(to, key, from->v[i].value));
+    }
+    return SB_OK;
+}
+
+static void kvs_clear(sb_kvs *kvs)
+{
+    for (size_t i = 0; i < kvs->n; i++) {
+        free(kvs->v[i].key);
+        free(kvs->v[i].value);
+    }
+    free(kvs->v);
+    *kvs = (sb_kvs){ 0 };
+}
+
+/* The storage under the target, as `storbench info` shows it: the
+ * partition and its alignment as they are, the whole disk's facts as
+ * "device.<key>" and its bus and link as "bus.<key>". Nothing for a
+ * filesystem without a block device (tmpfs). */
+static sb_status describe_storage(const sb_target *t, sb_kvs *kvs, sb_error *err)
+{
+    if (major(t->dev) == 0)
+        return SB_OK;
+    sb_kvs part = { 0 }, dev = { 0 }, bus = { 0 };
+    sb_status s = sb_probe_block(NULL, major(t->dev), minor(t->dev), &part, &dev, &bus, err);
+    if (!s)
+        s = copy_prefixed(kvs, "", &part);
+    if (!s)
+        s = copy_prefixed(kvs, "device.", &dev);
+    if (!s)
+        s = copy_prefixed(kvs, "bus.", &bus);
+    kvs_clear(&part);
+    kvs_clear(&dev);
+    kvs_clear(&bus);
+    if (s)
+        return sb_error_set(err, s, 0, "out of memory while describing '%s'", t->path);
+    return SB_OK;
+}
+
 sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err)
 {
     sb_status s = sb_kvs_setf(kvs, "devno", "%u:%u", major(t->dev), minor(t->dev));
@@ -176,7 +221,7 @@ sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err)
                         (unsigned long long)t->space_bytes);
     if (s)
         return sb_error_set(err, s, 0, "out of memory while describing '%s'", t->path);
-    return SB_OK;
+    return describe_storage(t, kvs, err);
 }
 
 /* The O_DIRECT alignment of an open file: statx knows it exactly on Linux

@@ -14,6 +14,8 @@
 #    reverse order, so an unmount registered last runs before the rm -rf).
 #  * The tests never need root or loop devices; a case that does skips
 #    itself with a printed reason.
+#  * STORBENCH_DB points into a private directory removed at the end, so
+#    the runs the tests measure never land in the user's archive.
 #  * Environment (set by tests/cli/meson.build): STORBENCH, the binary;
 #    SB_SOURCE_ROOT, the source tree; SB_VERSION, the project's version.
 
@@ -127,3 +129,10 @@ sb_show() {
 }
 
 sb_require_bin
+
+# Every measuring command saves its run in the archive: the tests keep
+# theirs in a private directory, never in the user's
+# ~/.local/share/storbench, unless a test points --db or STORBENCH_DB
+# elsewhere itself.
+sb_tmpdir _sb_db_dir
+export STORBENCH_DB=$_sb_db_dir/results.db

@@ -1,0 +1,942 @@
+/*
+ * jobspec_options.c: the option table and fio's value rules.
+ *
+ * Every option storbench takes from a fio job file is one row of
+ * job_options[]: its name and aliases, its type, the sb_job field it fills,
+ * its default (written as fio would write it, and parsed by the same code as
+ * user input), its range and a line of help. Setting, defaults, --help and
+ * the dump all walk this table; nothing else names an option.
+ *
+ * The value rules below were checked against fio 3.33 (`fio --debug=parse
+ * --parse-only`), not taken from its code:
+ *  - sizes: a number (decimal or 0x hex) and a suffix of k, m, g, t or p,
+ *    optionally followed by "i" and/or "b", case-insensitive. Under
+ *    kb_base=1024 (the default) k, K, kB, KB and Ki mean 1024 but KiB means
+ *    1000; under kb_base=1000 it is the other way round. Where this differs
+ *    from storbench's own units (units.h) a warning says so. fio silently
+ *    drops a fraction ("1.5m" is 1 byte) or an unknown suffix ("4x" is 4
+ *    bytes); storbench refuses both as a bad unit.
+ *  - bs: "r,w,t"; a value not followed by a comma also applies to the
+ *    directions after it; an empty item keeps the default. fio reads "4k-16k"
+ *    as "4k,16k" (read 4k, write 16k), not as a range: followed, and warned.
+ *  - times: us/usec, ms/msec, s, m, h, d (case-insensitive), none =
+ *    seconds; stored in microseconds. fio reads any other suffix as "no
+ *    unit, microseconds", so runtime=1sec is one microsecond: followed for
+ *    the word-like suffixes people write (sec, min, hour, ...), with a
+ *    warning; any other suffix is a bad unit.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobspec/jobspec_int.h"
+#include "storbench/units.h"
+
+typedef enum opt_type {
+    OT_STR,
+    OT_SIZE,
+    OT_BS,   /* size per direction */
+    OT_UINT, /* unsigned, [min, max] */
+    OT_U64,
+    OT_BOOL, /* 0 or 1 */
+    OT_TIME, /* microseconds */
+    OT_ENUM,
+} opt_type;
+
+enum {
+    OF_INVERT = 1 << 0,   /* bool: store !v; uint: store max - v */
+    OF_BARE_OK = 1 << 1,  /* fio accepts the bare word */
+    OF_PERCENT = 1 << 2,  /* size: N% allowed, into pct_off */
+    OF_NONZERO = 1 << 3,  /* size: 0 is refused */
+    OF_KB_BASE = 1 << 4,  /* the option that sets kb_base */
+    OF_NAME_ARG = 1 << 5, /* on the command line it starts a job */
+};
+
+typedef struct enum_val {
+    const char *name;
+    unsigned value;
+} enum_val;
+
+typedef struct job_option {
+    const char *name;
+    const char *aliases[2];
+    opt_type type;
+    size_t off;
+    size_t pct_off;
+    unsigned flags;
+    const char *def; /* NULL: unset */
+    uint64_t min, max;
+    const enum_val *values;
+    const char *unit; /* of the stored value, for --help and the dump */
+    const char *help;
+} job_option;
+
+static const enum_val rw_values[] = {
+    { "read", SB_JOB_READ },
+    { "write", SB_JOB_WRITE },
+    { "randread", SB_JOB_RANDREAD },
+    { "randwrite", SB_JOB_RANDWRITE },
+    { "rw", SB_JOB_RW },
+    { "readwrite", SB_JOB_RW },
+    { "randrw", SB_JOB_RANDRW },
+    { NULL, 0 },
+};
+
+static const enum_val engine_values[] = {
+    { "sync", SB_JOB_ENGINE_SYNC },
+    { "psync", SB_JOB_ENGINE_PSYNC },
+    { "libaio", SB_JOB_ENGINE_LIBAIO },
+    { "io_uring", SB_JOB_ENGINE_IO_URING },
+    { NULL, 0 },
+};
+
+static const enum_val kb_base_values[] = {
+    { "1024", 1024 },
+    { "1000", 1000 },
+    { NULL, 0 },
+};
+
+#define F(field) offsetof(sb_job, field)
+#define NOALIAS                                                                                    \
+    {                                                                                              \
+        NULL, NULL                                                                                 \
+    }
+#define U32MAX UINT32_MAX
+
+/* The order is the order of --help and of the dump. */
+static const job_option job_options[] = {
+    { "name", NOALIAS, OT_STR, F(name), 0, OF_NAME_ARG, NULL, 0, 0, NULL, NULL,
+      "name of the job (the section name in a job file)" },
+    { "description", NOALIAS, OT_STR, F(description), 0, 0, NULL, 0, 0, NULL, NULL,
+      "free text describing the job" },
+    { "filename", NOALIAS, OT_STR, F(filename), 0, 0, NULL, 0, 0, NULL, NULL,
+      "file or device to do I/O on (default: one named after the job)" },
+    { "directory", NOALIAS, OT_STR, F(directory), 0, 0, NULL, 0, 0, NULL, NULL,
+      "directory for the job's files" },
+    { "kb_base", NOALIAS, OT_ENUM, F(kb_base), 0, OF_KB_BASE, "1024", 0, 0, kb_base_values, NULL,
+      "1024: k/KB = 1024 and KiB = 1000 (fio's default); 1000: the reverse" },
+    { "size", NOALIAS, OT_SIZE, F(size_bytes), F(size_percent), OF_PERCENT | OF_NONZERO, NULL, 1,
+      UINT64_MAX, NULL, "bytes", "total bytes of I/O per job, or N% of the file or device" },
+    { "filesize", NOALIAS, OT_SIZE, F(filesize_bytes), 0, OF_NONZERO, NULL, 1, UINT64_MAX, NULL,
+      "bytes", "size of each file (default: size / nrfiles)" },
+    { "offset",
+      { "fileoffset", NULL },
+      OT_SIZE,
+      F(offset_bytes),
+      0,
+      0,
+      "0",
+      0,
+      UINT64_MAX,
+      NULL,
+      "bytes",
+      "start I/O at this byte offset of the file" },
+    { "bs",
+      { "blocksize", NULL },
+      OT_BS,
+      F(bs_bytes),
+      0,
+      OF_NONZERO,
+      "4k",
+      1,
+      UINT32_MAX,
+      NULL,
+      "bytes",
+      "block size, or read,write[,trim] block sizes" },
+    { "rw",
+      { "readwrite", NULL },
+      OT_ENUM,
+      F(rw),
+      0,
+      0,
+      "read",
+      0,
+      0,
+      rw_values,
+      NULL,
+      "I/O pattern" },
+    { "rwmixread", NOALIAS, OT_UINT, F(rwmixread_pct), 0, 0, "50", 0, 100, NULL, "%",
+      "percentage of reads in rw/randrw" },
+    { "rwmixwrite", NOALIAS, OT_UINT, F(rwmixread_pct), 0, OF_INVERT, "50", 0, 100, NULL, "%",
+      "percentage of writes in rw/randrw (sets rwmixread to 100 minus it)" },
+    { "ioengine", NOALIAS, OT_ENUM, F(ioengine), 0, 0, "psync", 0, 0, engine_values, NULL,
+      "how I/O is issued (availability is checked when the job runs)" },
+    { "iodepth", NOALIAS, OT_UINT, F(iodepth), 0, 0, "1", 1, 65536, NULL, NULL,
+      "I/Os kept in flight (asynchronous engines)" },
+    { "numjobs", NOALIAS, OT_UINT, F(numjobs), 0, 0, "1", 1, 4096, NULL, NULL,
+      "run this many copies of the job" },
+    { "nrfiles",
+      { "nr_files", NULL },
+      OT_UINT,
+      F(nrfiles),
+      0,
+      0,
+      "1",
+      1,
+      65536,
+      NULL,
+      NULL,
+      "spread the job over this many files" },
+    { "loops", NOALIAS, OT_UINT, F(loops), 0, 0, "1", 1, U32MAX, NULL, NULL,
+      "repeat the job this many times" },
+    { "direct", NOALIAS, OT_BOOL, F(direct), 0, 0, "0", 0, 1, NULL, NULL,
+      "1: O_DIRECT, bypass the page cache" },
+    { "buffered", NOALIAS, OT_BOOL, F(direct), 0, OF_INVERT, "1", 0, 1, NULL, NULL,
+      "1: through the page cache (the opposite of direct)" },
+    { "invalidate", NOALIAS, OT_BOOL, F(invalidate), 0, 0, "1", 0, 1, NULL, NULL,
+      "1: drop the file's cached pages before the job" },
+    { "runtime",
+      { "timeout", NULL },
+      OT_TIME,
+      F(runtime_us),
+      0,
+      0,
+      "0",
+      0,
+      UINT64_MAX,
+      NULL,
+      "us",
+      "stop after this long (no suffix: seconds; 0: no limit)" },
+    { "time_based", NOALIAS, OT_BOOL, F(time_based), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
+      "run for the whole runtime, looping over the file" },
+    { "ramp_time", NOALIAS, OT_TIME, F(ramp_time_us), 0, 0, "0", 0, UINT64_MAX, NULL, "us",
+      "run this long before measuring (no suffix: seconds)" },
+    { "group_reporting", NOALIAS, OT_BOOL, F(group_reporting), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
+      "report a group's jobs together" },
+    { "stonewall",
+      { "wait_for_previous", NULL },
+      OT_BOOL,
+      F(stonewall),
+      0,
+      OF_BARE_OK,
+      "0",
+      0,
+      1,
+      NULL,
+      NULL,
+      "wait for the earlier jobs to finish; starts a new group" },
+    { "new_group", NOALIAS, OT_BOOL, F(new_group), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
+      "start a new reporting group" },
+    { "randrepeat", NOALIAS, OT_BOOL, F(randrepeat), 0, 0, "1", 0, 1, NULL, NULL,
+      "1: the same random offsets on every run" },
+    { "randseed", NOALIAS, OT_U64, F(randseed), 0, 0, "0x89", 0, UINT64_MAX, NULL, NULL,
+      "seed of the random offsets" },
+    { "gtod_reduce", NOALIAS, OT_BOOL, F(gtod_reduce), 0, 0, "0", 0, 1, NULL, NULL,
+      "accepted for fio compatibility; no effect" },
+    { "fsync", NOALIAS, OT_UINT, F(fsync_every), 0, 0, "0", 0, U32MAX, NULL, "writes",
+      "fsync after every N writes (0: never)" },
+    { "fdatasync", NOALIAS, OT_UINT, F(fdatasync_every), 0, 0, "0", 0, U32MAX, NULL, "writes",
+      "fdatasync after every N writes (0: never)" },
+    { "end_fsync", NOALIAS, OT_BOOL, F(end_fsync), 0, 0, "0", 0, 1, NULL, NULL,
+      "fsync the file when the job's writes are done" },
+    { "thread", NOALIAS, OT_BOOL, F(thread), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
+      "accepted for fio compatibility; storbench always runs jobs as threads" },
+};
+
+#define N_OPTIONS (sizeof job_options / sizeof job_options[0])
+
+_Static_assert(N_OPTIONS <= SB_JOBSPEC_MAX_OPTIONS, "raise SB_JOBSPEC_MAX_OPTIONS");
+/* Enum fields are set through unsigned pointers. */
+_Static_assert(sizeof(sb_job_rw) == sizeof(unsigned), "enum size");
+_Static_assert(sizeof(sb_job_engine) == sizeof(unsigned), "enum size");
+
+size_t sb_jobspec_option_count(void)
+{
+    return N_OPTIONS;
+}
+
+const char *sb_jobspec_option_name(size_t i)
+{
+    return job_options[i].name;
+}
+
+bool sb_jobspec_option_is_kb_base(size_t i)
+{
+    return (job_options[i].flags & OF_KB_BASE) != 0;
+}
+
+bool sb_jobspec_option_numeric(size_t i)
+{
+    opt_type t = job_options[i].type;
+    return t == OT_SIZE || t == OT_BS || t == OT_UINT || t == OT_U64 || t == OT_TIME;
+}
+
+int sb_jobspec_find(const char *name)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const job_option *o = &job_options[i];
+        if (strcmp(o->name, name) == 0)
+            return (int)i;
+        for (size_t a = 0; a < 2 && o->aliases[a]; a++)
+            if (strcmp(o->aliases[a], name) == 0)
+                return (int)i;
+    }
+    return -1;
+}
+
+bool sb_jobspec_is_option(const char *name)
+{
+    return name && sb_jobspec_find(name) >= 0;
+}
+
+/* ---- messages ----------------------------------------------------------- */
+
+void sb_jobspec_warn(jobspec_ctx *c, const jobspec_pos *pos, const char *fmt, ...)
+{
+    if (!c->opts || !c->opts->warn)
+        return;
+    char msg[768];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    sb_sink_printf(c->opts->warn, "%s:%u: warning: %s\n", pos->file, pos->line, msg);
+}
+
+sb_status sb_jobspec_fail(sb_error *err, const jobspec_pos *pos, const char *fmt, ...)
+{
+    char msg[SB_ERROR_MSG_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sb_error_set(err, SB_E_INVALID, 0, "%s:%u: %s", pos->file, pos->line, msg);
+}
+
+/* Quotes at most 40 bytes of a value for a message, so a 1 MB value makes a
+ * short line. */
+static const char *clip(const char *s, char *buf, size_t len)
+{
+    size_t n = strlen(s);
+    if (n < len) {
+        memcpy(buf, s, n + 1);
+    } else {
+        memcpy(buf, s, len - 4);
+        memcpy(buf + len - 4, "...", 4);
+    }
+    return buf;
+}
+
+/* ---- number scanning ---------------------------------------------------- */
+
+/* Reads a decimal or 0x-hex unsigned number at *p, advancing *p. Returns
+ * false on no digits or overflow (*overflow tells which). */
+static bool scan_uint(const char **p, uint64_t *out, bool *overflow)
+{
+    const char *s = *p;
+    uint64_t v = 0;
+    unsigned base = 10;
+    *overflow = false;
+    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
+        base = 16;
+        s += 2;
+    }
+    const char *start = s;
+    for (;; s++) {
+        unsigned d;
+        if (*s >= '0' && *s <= '9')
+            d = (unsigned)(*s - '0');
+        else if (base == 16 && isxdigit((unsigned char)*s))
+            d = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
+        else
+            break;
+        if (v > (UINT64_MAX - d) / base) {
+            *overflow = true;
+            return false;
+        }
+        v = v * base + d;
+    }
+    if (s == start)
+        return false;
+    *out = v;
+    *p = s;
+    return true;
+}
+
+/* The multiplier of a fio size suffix under kb_base, 0 when it is not one.
+ * *inverted is set when the suffix is of the "iB" kind, whose base is the
+ * other one. */
+static uint64_t size_suffix_mult(const char *suf, unsigned kb_base, bool *inverted)
+{
+    static const char prefixes[] = "kmgtp";
+    *inverted = false;
+    if (*suf == '\0')
+        return 1;
+    if ((suf[0] == 'b' || suf[0] == 'B') && suf[1] == '\0')
+        return 1;
+    const char *pp = strchr(prefixes, tolower((unsigned char)suf[0]));
+    if (!pp || suf[0] == '\0')
+        return 0;
+    const char *r = suf + 1;
+    bool has_i = false;
+    if (*r == 'i' || *r == 'I') {
+        has_i = true;
+        r++;
+    }
+    bool has_b = false;
+    if (*r == 'b' || *r == 'B') {
+        has_b = true;
+        r++;
+    }
+    if (*r != '\0')
+        return 0;
+    unsigned base = kb_base;
+    if (has_i && has_b) {
+        *inverted = true;
+        base = kb_base == 1024 ? 1000 : 1024;
+    }
+    uint64_t m = 1;
+    for (long k = 0; k <= pp - prefixes; k++)
+        m *= base;
+    return m;
+}
+
+/* Parses one fio size. On failure returns false with a reason in why. */
+static bool parse_fio_size(const char *v, unsigned kb_base, uint64_t *out, char *why, size_t wlen)
+{
+    const char *p = v;
+    bool overflow;
+    char q[48];
+    if (*p == '-') {
+        snprintf(why, wlen, "'%s' is negative", clip(v, q, sizeof q));
+        return false;
+    }
+    uint64_t n;
+    if (!scan_uint(&p, &n, &overflow)) {
+        snprintf(why, wlen, overflow ? "'%s' is too big" : "'%s' is not a size",
+                 clip(v, q, sizeof q));
+        return false;
+    }
+    if (*p == '.') {
+        snprintf(why, wlen,
+                 "'%s': fio takes no fractions here (it would read it as %llu bytes); "
+                 "write it in a smaller unit",
+                 clip(v, q, sizeof q), (unsigned long long)n);
+        return false;
+    }
+    bool inverted;
+    uint64_t m = size_suffix_mult(p, kb_base, &inverted);
+    if (m == 0) {
+        char q2[48];
+        snprintf(why, wlen,
+                 "bad unit '%s' in '%s' (use k, m, g, t, p with an optional i/b: 4k, 1m, 1GiB)",
+                 clip(p, q, sizeof q), clip(v, q2, sizeof q2));
+        return false;
+    }
+    if (n != 0 && m > UINT64_MAX / n) {
+        snprintf(why, wlen, "'%s' is too big", clip(v, q, sizeof q));
+        return false;
+    }
+    *out = n * m;
+    return true;
+}
+
+/* Warns when a size uses a suffix whose fio meaning surprises: one spelled
+ * with a byte unit ("KB", "KiB"), whose base fio's kb_base decides in a way
+ * that contradicts the standards, or any suffix under kb_base=1000. */
+static void warn_size_meaning(jobspec_ctx *c, const jobspec_pos *pos, const char *key,
+                              const char *item, uint64_t fio_value, unsigned kb_base)
+{
+    /* The suffix starts after the decimal digits; a hex number (0x...) has
+     * no suffix, and neither has a count of bytes ("512", "1b"). */
+    const char *suf = item + strspn(item, "0123456789");
+    if (suf == item || suf[0] == '\0' || suf[0] == 'x' || suf[0] == 'X' || suf[0] == 'b' ||
+        suf[0] == 'B')
+        return;
+    bool byte_unit = strpbrk(suf, "bB") != NULL;
+    if (!byte_unit && kb_base == 1024)
+        return;
+    sb_jobspec_warn(c, pos,
+                    "%s=%s means %llu bytes: under kb_base=%u%s fio reads %s, and storbench "
+                    "follows fio in job files; write %s",
+                    key, item, (unsigned long long)fio_value, kb_base,
+                    kb_base == 1024 ? " (fio's default)" : "",
+                    kb_base == 1024 ? "k, K, KB and kB as 1024 but KiB as 1000"
+                                    : "k, K, KB and kB as 1000 but KiB as 1024",
+                    kb_base == 1024 ? "a plain k, m, g suffix (4k = 4096) to avoid the surprise"
+                                    : "the number of bytes to avoid the surprise");
+}
+
+/* Time suffixes fio knows, and their value in microseconds. */
+typedef struct time_unit {
+    const char *name;
+    uint64_t us;
+} time_unit;
+
+static const time_unit time_units[] = {
+    { "", 1000000 },   { "us", 1 },         { "usec", 1 },
+    { "ms", 1000 },    { "msec", 1000 },    { "s", 1000000 },
+    { "m", 60000000 }, { "h", 3600000000 }, { "d", 86400000000 },
+};
+
+/* Word-like suffixes fio does not know and so reads as microseconds. */
+static const char *const time_traps[] = {
+    "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
+    "hr",  "hrs",  "hour",   "hours",   "day", "days", "ns",     "nsec",
+};
+
+static bool ieq(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+static sb_status parse_time(jobspec_ctx *c, const char *key, const char *v, const jobspec_pos *pos,
+                            uint64_t *out, sb_error *err)
+{
+    const char *p = v;
+    bool overflow;
+    uint64_t n;
+    char q[48];
+    if (*p == '-')
+        return sb_jobspec_fail(err, pos, "%s=%s: a time cannot be negative", key,
+                               clip(v, q, sizeof q));
+    if (!scan_uint(&p, &n, &overflow))
+        return sb_jobspec_fail(err, pos, "%s=%s: %s", key, clip(v, q, sizeof q),
+                               overflow ? "too big" : "not a time (use 30, 500ms, 2m, 1h)");
+    if (*p == '.')
+        return sb_jobspec_fail(err, pos,
+                               "%s=%s: fio takes no fractions here (it would read %llu); "
+                               "use a smaller unit, e.g. 1500ms",
+                               key, clip(v, q, sizeof q), (unsigned long long)n);
+    for (size_t i = 0; i < sizeof time_units / sizeof time_units[0]; i++) {
+        if (ieq(p, time_units[i].name)) {
+            if (n > UINT64_MAX / time_units[i].us)
+                return sb_jobspec_fail(err, pos, "%s=%s: too big", key, clip(v, q, sizeof q));
+            *out = n * time_units[i].us;
+            return SB_OK;
+        }
+    }
+    for (size_t i = 0; i < sizeof time_traps / sizeof time_traps[0]; i++) {
+        if (ieq(p, time_traps[i])) {
+            sb_jobspec_warn(c, pos,
+                            "%s=%s is %llu microsecond%s: fio does not know the unit '%s' and "
+                            "reads the number as microseconds (storbench does the same); "
+                            "write s, m, h or d, e.g. %s=%llu%c",
+                            key, v, (unsigned long long)n, n == 1 ? "" : "s", p, key,
+                            (unsigned long long)n,
+                            tolower((unsigned char)p[0]) == 'n' ? 's' : p[0]);
+            *out = n;
+            return SB_OK;
+        }
+    }
+    char q2[48];
+    return sb_jobspec_fail(err, pos, "%s=%s: bad unit '%s' (use us, ms, s, m, h or d)", key,
+                           clip(v, q, sizeof q), clip(p, q2, sizeof q2));
+}
+
+/* ---- setting an option -------------------------------------------------- */
+
+static void *field(sb_job *job, size_t off)
+{
+    return (char *)job + off;
+}
+
+static sb_status parse_uint_value(const job_option *o, const char *key, const char *v,
+                                  const jobspec_pos *pos, uint64_t *out, sb_error *err)
+{
+    const char *p = v;
+    bool overflow;
+    char q[48];
+    uint64_t n;
+    if (*v == '-' && o->min == 0 && o->max == 1)
+        return sb_jobspec_fail(err, pos, "%s=%s: use 0 or 1", key, clip(v, q, sizeof q));
+    if (*v == '-')
+        return sb_jobspec_fail(err, pos, "%s=%s: cannot be negative", key, clip(v, q, sizeof q));
+    if (!scan_uint(&p, &n, &overflow) || *p != '\0') {
+        if (o->type == OT_BOOL)
+            return sb_jobspec_fail(err, pos, "%s=%s: use 0 or 1", key, clip(v, q, sizeof q));
+        return sb_jobspec_fail(err, pos, "%s=%s: %s", key, clip(v, q, sizeof q),
+                               overflow ? "too big" : "not a whole number");
+    }
+    if (n < o->min || n > o->max)
+        return sb_jobspec_fail(err, pos, "%s=%s: out of range %llu..%llu", key,
+                               clip(v, q, sizeof q), (unsigned long long)o->min,
+                               (unsigned long long)o->max);
+    *out = n;
+    return SB_OK;
+}
+
+static sb_status set_bs(jobspec_ctx *c, const job_option *o, const char *key, sb_job *job,
+                        const char *v, const jobspec_pos *pos, sb_error *err)
+{
+    uint64_t bs[SB_DIR_COUNT];
+    memcpy(bs, field(job, o->off), sizeof bs);
+    char q[48];
+    if (v[0] == '-')
+        return sb_jobspec_fail(err, pos, "%s=%s: a block size cannot be negative", key,
+                               clip(v, q, sizeof q));
+    char sep = strchr(v, ',') ? ',' : '-';
+    if (sep == '-' && strchr(v, '-')) {
+        char commas[64];
+        snprintf(commas, sizeof commas, "%s", v);
+        for (char *d = commas; (d = strchr(d, '-')) != NULL;)
+            *d = ',';
+        sb_jobspec_warn(c, pos,
+                        "%s=%s is not a range: fio reads it as %s=%s (read, write, trim block "
+                        "sizes), and so does storbench; fio's option for a range of sizes is "
+                        "bsrange",
+                        key, clip(v, q, sizeof q), key, commas);
+    }
+    const char *p = v;
+    size_t dir = 0;
+    for (;;) {
+        const char *end = strchr(p, sep);
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        if (dir >= SB_DIR_COUNT)
+            return sb_jobspec_fail(err, pos, "%s=%s: at most %d values (read,write,trim)", key,
+                                   clip(v, q, sizeof q), SB_DIR_COUNT);
+        if (len > 0) {
+            char item[64];
+            if (len >= sizeof item)
+                return sb_jobspec_fail(err, pos, "%s: value too long", key);
+            memcpy(item, p, len);
+            item[len] = '\0';
+            char *dash = sep == ',' ? strchr(item, '-') : NULL;
+            if (dash && dash != item) {
+                sb_jobspec_warn(c, pos,
+                                "%s: '%s' is not a range: fio uses only '%.*s' for this "
+                                "direction; fio's option for a range of sizes is bsrange",
+                                key, item, (int)(dash - item), item);
+                *dash = '\0';
+            }
+            char why[200];
+            uint64_t n;
+            if (!parse_fio_size(item, job->kb_base, &n, why, sizeof why))
+                return sb_jobspec_fail(err, pos, "%s: %s", key, why);
+            if (n < o->min || n > o->max)
+                return sb_jobspec_fail(err, pos, "%s=%s: a block size must be 1 .. 4 GiB - 1", key,
+                                       clip(v, q, sizeof q));
+            warn_size_meaning(c, pos, key, item, n, job->kb_base);
+            /* A value that is not followed by a separator applies to the
+             * remaining directions too. */
+            for (size_t d = dir; d < (end ? dir + 1 : SB_DIR_COUNT); d++)
+                bs[d] = n;
+        }
+        if (!end)
+            break;
+        p = end + 1;
+        dir++;
+    }
+    memcpy(field(job, o->off), bs, sizeof bs);
+    return SB_OK;
+}
+
+static sb_status set_size(jobspec_ctx *c, const job_option *o, const char *key, sb_job *job,
+                          const char *v, const jobspec_pos *pos, sb_error *err)
+{
+    size_t n = strlen(v);
+    char q[48];
+    if ((o->flags & OF_PERCENT) && n > 1 && v[n - 1] == '%') {
+        const char *p = v;
+        uint64_t pct;
+        bool overflow;
+        if (!scan_uint(&p, &pct, &overflow) || *p != '%' || pct < 1 || pct > 100)
+            return sb_jobspec_fail(err, pos, "%s=%s: a percentage must be 1%% .. 100%%", key,
+                                   clip(v, q, sizeof q));
+        *(unsigned *)field(job, o->pct_off) = (unsigned)pct;
+        *(uint64_t *)field(job, o->off) = 0;
+        return SB_OK;
+    }
+    char why[200];
+    uint64_t bytes;
+    if (!parse_fio_size(v, job->kb_base, &bytes, why, sizeof why))
+        return sb_jobspec_fail(err, pos, "%s: %s", key, why);
+    if (bytes == 0 && (o->flags & OF_NONZERO))
+        return sb_jobspec_fail(err, pos, "%s=%s: must be greater than zero", key,
+                               clip(v, q, sizeof q));
+    warn_size_meaning(c, pos, key, v, bytes, job->kb_base);
+    *(uint64_t *)field(job, o->off) = bytes;
+    if (o->flags & OF_PERCENT)
+        *(unsigned *)field(job, o->pct_off) = 0;
+    return SB_OK;
+}
+
+static sb_status set_enum(const job_option *o, const char *key, sb_job *job, const char *v,
+                          const jobspec_pos *pos, sb_error *err)
+{
+    for (const enum_val *e = o->values; e->name; e++) {
+        if (strcmp(e->name, v) == 0) {
+            *(unsigned *)field(job, o->off) = e->value;
+            return SB_OK;
+        }
+    }
+    char list[200] = "";
+    size_t used = 0;
+    for (const enum_val *e = o->values; e->name; e++) {
+        int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", e->name);
+        if (w < 0 || (size_t)w >= sizeof list - used)
+            break;
+        used += (size_t)w;
+    }
+    char q[48];
+    return sb_jobspec_fail(err, pos, "%s=%s: not one of %s", key, clip(v, q, sizeof q), list);
+}
+
+sb_status sb_jobspec_set(jobspec_ctx *c, sb_job *job, size_t i, const char *val,
+                         const jobspec_pos *pos, sb_error *err)
+{
+    const job_option *o = &job_options[i];
+    const char *key = o->name;
+    if (!val) {
+        if (o->type != OT_BOOL)
+            return sb_jobspec_fail(err, pos, "option '%s' needs a value (%s=...)", key, key);
+        if (!(o->flags & OF_BARE_OK) && !c->warned_bare_bool) {
+            sb_jobspec_warn(c, pos,
+                            "a bare '%s' means %s=1 here, but fio 3.33 refuses it (\"Option %s "
+                            "requires an argument\"); write %s=1 to share this file with fio",
+                            key, key, key, key);
+            c->warned_bare_bool = true;
+        }
+        val = "1";
+    }
+    if (*val == '\0' && o->type != OT_STR)
+        return sb_jobspec_fail(err, pos, "option '%s' has an empty value", key);
+
+    switch (o->type) {
+    case OT_STR: {
+        if (*val == '\0')
+            return sb_jobspec_fail(err, pos, "option '%s' has an empty value", key);
+        char *dup = strdup(val);
+        if (!dup)
+            return sb_error_set(err, SB_E_NOMEM, 0, "%s:%u: out of memory", pos->file, pos->line);
+        char **slot = field(job, o->off);
+        free(*slot);
+        *slot = dup;
+        return SB_OK;
+    }
+    case OT_SIZE: return set_size(c, o, key, job, val, pos, err);
+    case OT_BS: return set_bs(c, o, key, job, val, pos, err);
+    case OT_TIME: {
+        uint64_t us = 0;
+        SB_TRY(parse_time(c, key, val, pos, &us, err));
+        *(uint64_t *)field(job, o->off) = us;
+        return SB_OK;
+    }
+    case OT_ENUM: return set_enum(o, key, job, val, pos, err);
+    case OT_UINT:
+    case OT_U64:
+    case OT_BOOL: {
+        uint64_t n = 0;
+        SB_TRY(parse_uint_value(o, key, val, pos, &n, err));
+        if (o->type == OT_U64)
+            *(uint64_t *)field(job, o->off) = n;
+        else if (o->type == OT_UINT)
+            *(unsigned *)field(job, o->off) = (unsigned)((o->flags & OF_INVERT) ? o->max - n : n);
+        else
+            *(bool *)field(job, o->off) = (o->flags & OF_INVERT) ? n == 0 : n != 0;
+        return SB_OK;
+    }
+    }
+    return sb_jobspec_fail(err, pos, "option '%s': internal error (bad type)", key);
+}
+
+void sb_jobspec_defaults(sb_job *job)
+{
+    memset(job, 0, sizeof *job);
+    job->kb_base = 1024;
+    jobspec_ctx c = { 0 };
+    jobspec_pos pos = { "<defaults>", 0 };
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (!job_options[i].def || job_options[i].type == OT_STR)
+            continue;
+        sb_error e;
+        /* The defaults are constants of this table; test_jobspec checks
+         * every one of them, so a failure here cannot happen at run time
+         * and would leave the field zero. */
+        if (sb_jobspec_set(&c, job, i, job_options[i].def, &pos, &e) != SB_OK)
+            continue;
+    }
+}
+
+/* ---- suggestions -------------------------------------------------------- */
+
+/* Levenshtein distance, capped: names longer than 63 bytes are never
+ * close. O(len(a) * len(b)) on short strings. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    if (la > 63 || lb > 63)
+        return SIZE_MAX;
+    size_t row[64];
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t cost =
+                tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
+            size_t best = diag + cost;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            if (up + 1 < best)
+                best = up + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+const char *sb_jobspec_suggest(const char *name)
+{
+    const char *best = NULL;
+    size_t best_d = SIZE_MAX;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const job_option *o = &job_options[i];
+        const char *names[3] = { o->name, o->aliases[0], o->aliases[1] };
+        for (size_t k = 0; k < 3 && names[k]; k++) {
+            size_t d = edit_distance(name, names[k]);
+            if (d < best_d) {
+                best_d = d;
+                best = names[k];
+            }
+        }
+    }
+    /* A typo changes a few letters; beyond that a suggestion is noise. */
+    size_t limit = strlen(name) / 3 + 1;
+    if (limit > 3)
+        limit = 3;
+    return best_d <= limit ? best : NULL;
+}
+
+/* ---- help and dump ------------------------------------------------------ */
+
+static const char *type_word(const job_option *o)
+{
+    switch (o->type) {
+    case OT_STR: return "TEXT";
+    case OT_SIZE: return (o->flags & OF_PERCENT) ? "SIZE|N%" : "SIZE";
+    case OT_BS: return "SIZE[,SIZE[,SIZE]]";
+    case OT_UINT:
+    case OT_U64: return "N";
+    case OT_BOOL: return (o->flags & OF_BARE_OK) ? "[0|1]" : "0|1";
+    case OT_TIME: return "TIME";
+    case OT_ENUM: return "WORD";
+    }
+    return "?";
+}
+
+void sb_jobspec_help(sb_sink *out)
+{
+    sb_sink_puts(out, "Job options (job files: key=value; command line: --key=value):\n");
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const job_option *o = &job_options[i];
+        char head[64];
+        snprintf(head, sizeof head, "%s=%s", o->name, type_word(o));
+        sb_sink_printf(out, "  %-28s %s\n", head, o->help);
+        char extra[256] = "";
+        size_t used = 0;
+#define ADD(...)                                                                                   \
+    do {                                                                                           \
+        int w_ = snprintf(extra + used, sizeof extra - used, __VA_ARGS__);                         \
+        if (w_ > 0 && (size_t)w_ < sizeof extra - used)                                            \
+            used += (size_t)w_;                                                                    \
+    } while (0)
+        if (o->def)
+            ADD("default %s", o->def);
+        if (o->type == OT_UINT && o->max != U32MAX)
+            ADD("%srange %llu..%llu", used ? "; " : "", (unsigned long long)o->min,
+                (unsigned long long)o->max);
+        if (o->values) {
+            ADD("%svalues", used ? "; " : "");
+            for (const enum_val *e = o->values; e->name; e++)
+                ADD("%s%s", e == o->values ? " " : "|", e->name);
+        }
+        if (o->aliases[0])
+            ADD("%salias %s", used ? "; " : "", o->aliases[0]);
+#undef ADD
+        if (used)
+            sb_sink_printf(out, "  %-28s (%s)\n", "", extra);
+    }
+    sb_sink_puts(out, "Sizes: 4k = 4096 (fio's kb_base=1024: KiB means 1000). Times: us, ms, s, "
+                      "m, h, d; no unit means seconds.\n");
+}
+
+static const char *enum_name(const job_option *o, unsigned v)
+{
+    for (const enum_val *e = o->values; e->name; e++)
+        if (e->value == v)
+            return e->name;
+    return "?";
+}
+
+static void format_value(const job_option *o, const sb_job *job, char *buf, size_t len)
+{
+    const char *f = (const char *)job + o->off;
+    switch (o->type) {
+    case OT_STR: {
+        const char *s = *(char *const *)(const void *)f;
+        snprintf(buf, len, "%s", s ? s : "");
+        return;
+    }
+    case OT_SIZE: {
+        unsigned pct = (o->flags & OF_PERCENT)
+                           ? *(const unsigned *)(const void *)((const char *)job + o->pct_off)
+                           : 0;
+        if (pct)
+            snprintf(buf, len, "%u%%", pct);
+        else
+            snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)(const void *)f);
+        return;
+    }
+    case OT_BS: {
+        const uint64_t *bs = (const uint64_t *)(const void *)f;
+        snprintf(buf, len, "%llu,%llu,%llu", (unsigned long long)bs[0], (unsigned long long)bs[1],
+                 (unsigned long long)bs[2]);
+        return;
+    }
+    case OT_TIME:
+    case OT_U64:
+        snprintf(buf, len, "%llu", (unsigned long long)*(const uint64_t *)(const void *)f);
+        return;
+    case OT_UINT: {
+        unsigned v = *(const unsigned *)(const void *)f;
+        if (o->flags & OF_INVERT)
+            v = (unsigned)o->max - v;
+        snprintf(buf, len, "%u", v);
+        return;
+    }
+    case OT_BOOL: {
+        bool b = *(const bool *)(const void *)f;
+        if (o->flags & OF_INVERT)
+            b = !b;
+        snprintf(buf, len, "%d", b ? 1 : 0);
+        return;
+    }
+    case OT_ENUM:
+        snprintf(buf, len, "%s", enum_name(o, *(const unsigned *)(const void *)f));
+        return;
+    }
+}
+
+bool sb_jobspec_format_option(const sb_job *job, const char *name, char *buf, size_t len)
+{
+    int i = sb_jobspec_find(name);
+    if (i < 0)
+        return false;
+    format_value(&job_options[i], job, buf, len);
+    return true;
+}
+
+void sb_jobspec_dump(const sb_joblist *list, sb_sink *out)
+{
+    for (size_t j = 0; j < list->count; j++) {
+        const sb_job *job = &list->jobs[j];
+        sb_sink_printf(out, "[%s] %s:%u group_id=%u barrier=%u\n", job->name, job->file, job->line,
+                       job->group_id, job->barrier);
+        for (size_t i = 0; i < N_OPTIONS; i++) {
+            const job_option *o = &job_options[i];
+            char val[256];
+            format_value(o, job, val, sizeof val);
+            sb_sink_printf(out, "  %s=%s%s%s\n", o->name, val, o->unit ? " " : "",
+                           o->unit ? o->unit : "");
+        }
+    }
+}

@@ -1,0 +1,598 @@
+/*
+ * blockdev_linux.c: what lies under a TARGET, from /sys and /proc: the
+ * mount, the partition, the whole disk and the bus that connects it.
+ *
+ * The walk follows sysfs as the kernel lays it out. /sys/dev/block/MAJ:MIN
+ * links to the device's directory under /sys/devices; a partition is a
+ * subdirectory of its disk holding a "partition" file; the disk's "device"
+ * link leads to the hardware (a SCSI device, an NVMe controller, an MMC
+ * card), and the directories above that one are the path to the CPU: a USB
+ * interface and device, an ATA port, a PCI function, an MMC host. Each bus
+ * is recognised by the files its directory holds, never by its name alone.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "probe/probe.h"
+
+enum { PATH_LEN = 4096 };
+
+/* A small sysfs file's first line, trimmed of surrounding blanks; "" when
+ * it cannot be read. dir and name are joined with '/'. */
+static void sysfs_read(const char *dir, const char *name, char *out, size_t len)
+{
+    char path[PATH_LEN + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    out[0] = '\0';
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    char buf[1024];
+    if (fgets(buf, sizeof buf, f)) {
+        char *s = buf;
+        while (*s == ' ' || *s == '\t')
+            s++;
+        size_t n = strcspn(s, "\n");
+        while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
+            n--;
+        snprintf(out, len, "%.*s", (int)n, s);
+    }
+    fclose(f);
+}
+
+/* A whole small file (debugfs ios); "" when unreadable. */
+static void read_text(const char *path, char *out, size_t len)
+{
+    out[0] = '\0';
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return;
+    size_t n = fread(out, 1, len - 1, f);
+    out[n] = '\0';
+    fclose(f);
+}
+
+static bool sysfs_u64(const char *dir, const char *name, unsigned long long *v)
+{
+    char buf[64], *end;
+    sysfs_read(dir, name, buf, sizeof buf);
+    if (!buf[0])
+        return false;
+    errno = 0;
+    *v = strtoull(buf, &end, 10);
+    return errno == 0 && end != buf && *end == '\0';
+}
+
+static bool exists(const char *dir, const char *name)
+{
+    char path[PATH_LEN + 64];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    return access(path, F_OK) == 0;
+}
+
+/* Copies src into dst of size len, cut short when it does not fit. */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+    size_t n = strlen(src);
+    if (n >= len)
+        n = len - 1;
+    memcpy(dst, src, n);
+    dst[n] = '\0';
+}
+
+/* The last component of the target of the symlink dir/name ("uas" for a
+ * driver link), or "" when it is not a link. */
+static void link_name(const char *dir, const char *name, char *out, size_t len)
+{
+    char path[PATH_LEN + 64], target[PATH_LEN];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    out[0] = '\0';
+    ssize_t n = readlink(path, target, sizeof target - 1);
+    if (n <= 0)
+        return;
+    target[n] = '\0';
+    const char *slash = strrchr(target, '/');
+    copy_str(out, len, slash ? slash + 1 : target);
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+/* Sets key from a sysfs file when it is not empty. */
+static sb_status set_file(sb_kvs *kvs, const char *key, const char *dir, const char *name)
+{
+    char v[512];
+    sysfs_read(dir, name, v, sizeof v);
+    return v[0] ? sb_kvs_set(kvs, key, v) : SB_OK;
+}
+
+static const char *yes_no(bool b)
+{
+    return b ? "yes" : "no";
+}
+
+/* ---- the bus ------------------------------------------------------------ */
+
+/* What the walk up from the disk's hardware found. */
+typedef struct bus_walk {
+    char usb_dev[PATH_LEN];  /* the USB device (has idVendor and speed) */
+    char usb_driver[64];     /* uas or usb-storage, from the interface */
+    char pci[PATH_LEN];      /* the nearest PCI function with a link */
+    char ata[PATH_LEN];      /* the ataN port directory */
+    char mmc_card[PATH_LEN]; /* the MMC/SD card (has cid) */
+    char mmc_host[64];       /* mmcN */
+    bool virtio;
+} bus_walk;
+
+static bool is_numbered(const char *name, const char *prefix)
+{
+    size_t n = strlen(prefix);
+    if (strncmp(name, prefix, n) != 0 || !name[n])
+        return false;
+    return strspn(name + n, "0123456789") == strlen(name + n);
+}
+
+/* Walks from dir up to (not including) stop, noting each bus it crosses. */
+static void walk_up(const char *dir, const char *stop, bus_walk *w)
+{
+    char d[PATH_LEN];
+    snprintf(d, sizeof d, "%s", dir);
+    size_t stop_len = strlen(stop);
+    while (strlen(d) > stop_len && strncmp(d, stop, stop_len) == 0) {
+        char drv[64], subsys[64];
+        link_name(d, "driver", drv, sizeof drv);
+        link_name(d, "subsystem", subsys, sizeof subsys);
+        const char *name = base_name(d);
+        if (!w->usb_driver[0] && (strcmp(drv, "uas") == 0 || strcmp(drv, "usb-storage") == 0))
+            snprintf(w->usb_driver, sizeof w->usb_driver, "%s", drv);
+        if (!w->usb_dev[0] && exists(d, "idVendor") && exists(d, "speed"))
+            snprintf(w->usb_dev, sizeof w->usb_dev, "%s", d);
+        if (!w->pci[0] && exists(d, "current_link_speed"))
+            snprintf(w->pci, sizeof w->pci, "%s", d);
+        if (!w->ata[0] && is_numbered(name, "ata"))
+            snprintf(w->ata, sizeof w->ata, "%s", d);
+        if (!w->mmc_card[0] && exists(d, "cid"))
+            snprintf(w->mmc_card, sizeof w->mmc_card, "%s", d);
+        if (!w->mmc_host[0] && is_numbered(name, "mmc"))
+            snprintf(w->mmc_host, sizeof w->mmc_host, "%s", name);
+        if (strcmp(subsys, "virtio") == 0)
+            w->virtio = true;
+        char *slash = strrchr(d, '/');
+        if (!slash)
+            break;
+        *slash = '\0';
+    }
+}
+
+static sb_status usb_facts(const bus_walk *w, sb_kvs *bus)
+{
+    unsigned long long mbps = 0;
+    sb_status st = sb_kvs_set(bus, "type", "usb");
+    char speed[64];
+    sysfs_read(w->usb_dev, "speed", speed, sizeof speed);
+    if (!st && speed[0]) {
+        /* "1.5" for low speed; the others are whole Mb/s. */
+        mbps = strtoull(speed, NULL, 10);
+        st = sb_kvs_set(bus, "usb_speed_mbps", speed);
+        const char *mode = sb_probe_usb_speed_name((unsigned)mbps);
+        if (!st && mode)
+            st = sb_kvs_set(bus, "usb_mode", mode);
+    }
+    if (!st)
+        st = set_file(bus, "usb_version", w->usb_dev, "version");
+    char vid[16], pid[16];
+    sysfs_read(w->usb_dev, "idVendor", vid, sizeof vid);
+    sysfs_read(w->usb_dev, "idProduct", pid, sizeof pid);
+    if (!st && vid[0] && pid[0])
+        st = sb_kvs_setf(bus, "usb_id", "%s:%s", vid, pid);
+    if (!st)
+        st = set_file(bus, "usb_manufacturer", w->usb_dev, "manufacturer");
+    if (!st)
+        st = set_file(bus, "usb_product", w->usb_dev, "product");
+    if (!st)
+        st = sb_kvs_set(bus, "usb_driver", w->usb_driver[0] ? w->usb_driver : "unknown");
+    if (!st)
+        st = sb_kvs_set(bus, "usb_port", base_name(w->usb_dev));
+    return st;
+}
+
+static sb_status sata_facts(const bus_walk *w, sb_kvs *bus)
+{
+    sb_status st = sb_kvs_set(bus, "type", "sata");
+    if (!st)
+        st = sb_kvs_set(bus, "ata_port", base_name(w->ata));
+    /* ataN/linkM/ata_link/linkM/sata_spd: the negotiated speed ("3.0
+     * Gbps", or "<unknown>" when nothing is connected). */
+    DIR *d = opendir(w->ata);
+    if (!d)
+        return st;
+    struct dirent *e;
+    while (!st && (e = readdir(d))) {
+        if (!is_numbered(e->d_name, "link"))
+            continue;
+        char dir[PATH_LEN + 600], spd[64];
+        snprintf(dir, sizeof dir, "%s/%s/ata_link/%s", w->ata, e->d_name, e->d_name);
+        sysfs_read(dir, "sata_spd", spd, sizeof spd);
+        if (spd[0] && spd[0] != '<') {
+            st = sb_kvs_set(bus, "sata_link_speed", spd);
+            /* The limit set by libata.force, "<unknown>" when none. */
+            sysfs_read(dir, "sata_spd_limit", spd, sizeof spd);
+            if (!st && spd[0] && spd[0] != '<')
+                st = sb_kvs_set(bus, "sata_link_limit", spd);
+            break;
+        }
+    }
+    closedir(d);
+    return st;
+}
+
+static sb_status pci_facts(const bus_walk *w, const char *type, sb_kvs *bus)
+{
+    sb_status st = sb_kvs_set(bus, "type", type);
+    if (!st)
+        st = sb_kvs_set(bus, "pci_address", base_name(w->pci));
+    char speed[64];
+    sysfs_read(w->pci, "current_link_speed", speed, sizeof speed);
+    if (!st && speed[0])
+        st = sb_kvs_set(bus, "pcie_link_speed", speed);
+    unsigned gen = sb_probe_pcie_generation(speed);
+    if (!st && gen)
+        st = sb_kvs_setf(bus, "pcie_generation", "%u", gen);
+    if (!st)
+        st = set_file(bus, "pcie_link_width", w->pci, "current_link_width");
+    if (!st)
+        st = set_file(bus, "pcie_max_link_speed", w->pci, "max_link_speed");
+    if (!st)
+        st = set_file(bus, "pcie_max_link_width", w->pci, "max_link_width");
+    return st;
+}
+
+static sb_status mmc_facts(const char *root, const bus_walk *w, sb_kvs *bus)
+{
+    const char *card = w->mmc_card;
+    char type[32];
+    sysfs_read(card, "type", type, sizeof type);
+    sb_status st = sb_kvs_set(bus, "type", "mmc");
+    if (!st)
+        st = sb_kvs_set(bus, "mmc_card_type", type[0] ? type : "unknown");
+    if (!st && w->mmc_host[0])
+        st = sb_kvs_set(bus, "mmc_host", w->mmc_host);
+    static const char *const raw[] = { "name",   "manfid", "oemid", "date",
+                                       "serial", "cid",    "csd",   "scr" };
+    for (size_t i = 0; !st && i < sizeof raw / sizeof raw[0]; i++) {
+        char key[32];
+        snprintf(key, sizeof key, "mmc_%s", raw[i]);
+        st = set_file(bus, key, card, raw[i]);
+    }
+    char cid[128], csd[128];
+    sysfs_read(card, "cid", cid, sizeof cid);
+    sysfs_read(card, "csd", csd, sizeof csd);
+    if (!st)
+        st = sb_probe_sd_kvs(type, cid, csd, bus);
+
+    /* The bus timing the host chose: debugfs, root only (and mounted). */
+    if (!st && w->mmc_host[0]) {
+        char path[PATH_LEN], text[2048];
+        snprintf(path, sizeof path, "%s/sys/kernel/debug/%s/ios", root ? root : "", w->mmc_host);
+        read_text(path, text, sizeof text);
+        sb_mmc_ios ios;
+        sb_probe_mmc_ios_parse(text, &ios);
+        if (ios.timing[0])
+            st = sb_kvs_set(bus, "mmc_timing", ios.timing);
+        if (!st && ios.clock_hz)
+            st = sb_kvs_setf(bus, "mmc_clock_hz", "%llu", (unsigned long long)ios.clock_hz);
+        if (!st && ios.bus_width_bits)
+            st = sb_kvs_setf(bus, "mmc_bus_width_bits", "%u", ios.bus_width_bits);
+        if (!st && ios.signal_voltage[0])
+            st = sb_kvs_set(bus, "mmc_signal_voltage", ios.signal_voltage);
+    }
+    return st;
+}
+
+/* The bus facts of a whole disk whose sysfs directory is disk; sys_devices
+ * is <root>/sys/devices, resolved. */
+static sb_status bus_facts(const char *root, const char *disk, const char *sys_devices, sb_kvs *bus)
+{
+    char link[PATH_LEN + 16], hw[PATH_LEN];
+    snprintf(link, sizeof link, "%s/device", disk);
+    if (!realpath(link, hw)) {
+        /* No hardware: loop, zram, device mapper, md. */
+        bool virt = strstr(disk, "/devices/virtual/") != NULL;
+        return sb_kvs_set(bus, "type", virt ? "virtual" : "unknown");
+    }
+    bus_walk *w = calloc(1, sizeof *w);
+    if (!w)
+        return SB_E_NOMEM;
+    walk_up(hw, sys_devices, w);
+    sb_status st;
+    if (w->usb_dev[0])
+        st = usb_facts(w, bus);
+    else if (w->mmc_card[0])
+        st = mmc_facts(root, w, bus);
+    else if (w->ata[0])
+        st = sata_facts(w, bus);
+    else if (w->pci[0] && strncmp(base_name(disk), "nvme", 4) == 0)
+        st = pci_facts(w, "nvme", bus);
+    else if (w->virtio)
+        st = sb_kvs_set(bus, "type", "virtio");
+    else if (w->pci[0])
+        st = pci_facts(w, "pci", bus);
+    else
+        st = sb_kvs_set(bus, "type", "unknown");
+    free(w);
+    return st;
+}
+
+/* ---- the disk and the partition ---------------------------------------- */
+
+static sb_status disk_facts(const char *disk, sb_kvs *device, unsigned long long *erase_bytes)
+{
+    char dev[PATH_LEN + 16], v[512];
+    snprintf(dev, sizeof dev, "%s/device", disk);
+    *erase_bytes = 0;
+    sb_status st = sb_kvs_set(device, "name", base_name(disk));
+    if (!st)
+        st = set_file(device, "devno", disk, "dev");
+
+    /* An MMC card names its product in "name"; SCSI, ATA and NVMe devices
+     * in "model". */
+    sysfs_read(dev, "model", v, sizeof v);
+    if (!v[0])
+        sysfs_read(dev, "name", v, sizeof v);
+    if (!st)
+        st = sb_kvs_set(device, "model", v[0] ? v : "unknown");
+    if (!st)
+        st = set_file(device, "vendor", dev, "vendor");
+    sysfs_read(dev, "serial", v, sizeof v);
+    if (!v[0])
+        sysfs_read(disk, "serial", v, sizeof v); /* virtio */
+    if (!v[0])
+        sysfs_read(dev, "wwid", v, sizeof v);
+    if (!st && v[0])
+        st = sb_kvs_set(device, "serial", v);
+    if (!st)
+        st = set_file(device, "firmware", dev, "firmware_rev");
+    if (!st)
+        st = set_file(device, "firmware", dev, "rev");
+
+    unsigned long long n;
+    if (!st && sysfs_u64(disk, "size", &n))
+        st = sb_kvs_setf(device, "size_bytes", "%llu", n * 512);
+    else if (!st)
+        st = sb_kvs_set(device, "size_bytes", "unknown");
+    char queue[PATH_LEN + 16];
+    snprintf(queue, sizeof queue, "%s/queue", disk);
+    if (!st && sysfs_u64(queue, "logical_block_size", &n))
+        st = sb_kvs_setf(device, "logical_sector_bytes", "%llu", n);
+    if (!st && sysfs_u64(queue, "physical_block_size", &n))
+        st = sb_kvs_setf(device, "physical_sector_bytes", "%llu", n);
+    if (!st && sysfs_u64(queue, "rotational", &n))
+        st = sb_kvs_set(device, "rotational", yes_no(n != 0));
+    if (!st && sysfs_u64(disk, "removable", &n))
+        st = sb_kvs_set(device, "removable", yes_no(n != 0));
+    if (!st && sysfs_u64(disk, "ro", &n))
+        st = sb_kvs_set(device, "read_only", yes_no(n != 0));
+    sysfs_read(queue, "scheduler", v, sizeof v);
+    char sched[64];
+    if (!st && sb_probe_scheduler_active(v, sched, sizeof sched))
+        st = sb_kvs_set(device, "scheduler", sched);
+    if (!st && sysfs_u64(queue, "nr_requests", &n))
+        st = sb_kvs_setf(device, "nr_requests", "%llu", n);
+    if (!st && sysfs_u64(dev, "queue_depth", &n))
+        st = sb_kvs_setf(device, "queue_depth", "%llu", n);
+    if (!st && sysfs_u64(queue, "discard_max_bytes", &n)) {
+        st = sb_kvs_set(device, "discard", yes_no(n > 0));
+        if (!st && n > 0)
+            st = sb_kvs_setf(device, "discard_max_bytes", "%llu", n);
+    }
+    if (!st && sysfs_u64(dev, "preferred_erase_size", erase_bytes) && *erase_bytes)
+        st = sb_kvs_setf(device, "preferred_erase_bytes", "%llu", *erase_bytes);
+    if (!st) {
+        char loop[PATH_LEN + 16];
+        snprintf(loop, sizeof loop, "%s/loop", disk);
+        st = set_file(device, "loop_backing_file", loop, "backing_file");
+    }
+    return st;
+}
+
+static sb_status partition_facts(const char *part, unsigned long long erase_bytes, sb_kvs *target)
+{
+    sb_status st = sb_kvs_set(target, "partition", base_name(part));
+    unsigned long long start, size, number;
+    if (!st && sysfs_u64(part, "partition", &number))
+        st = sb_kvs_setf(target, "partition_number", "%llu", number);
+    if (!st && sysfs_u64(part, "size", &size))
+        st = sb_kvs_setf(target, "partition_size_bytes", "%llu", size * 512);
+    if (!st && sysfs_u64(part, "start", &start)) {
+        uint64_t off = (uint64_t)start * 512;
+        st = sb_kvs_setf(target, "partition_start_bytes", "%llu", (unsigned long long)off);
+        if (!st)
+            st = sb_kvs_set(target, "aligned_1mib", yes_no(sb_probe_aligned(off, 1u << 20)));
+        if (!st)
+            st = sb_kvs_set(target, "aligned_4mib", yes_no(sb_probe_aligned(off, 4u << 20)));
+        if (!st && erase_bytes)
+            st = sb_kvs_set(target, "aligned_erase_block",
+                            yes_no(sb_probe_aligned(off, erase_bytes)));
+    }
+    return st;
+}
+
+sb_status sb_probe_block(const char *root, unsigned maj, unsigned min, sb_kvs *target,
+                         sb_kvs *device, sb_kvs *bus, sb_error *err)
+{
+    char link[PATH_LEN], path[PATH_LEN], disk[PATH_LEN], sys_devices[PATH_LEN];
+    const char *r = root ? root : "";
+    sb_status st = SB_OK;
+    snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", r, maj, min);
+    snprintf(disk, sizeof disk, "%s/sys/devices", r);
+    if (!realpath(disk, sys_devices))
+        snprintf(sys_devices, sizeof sys_devices, "%s", disk);
+    if (!realpath(link, path)) {
+        st = sb_kvs_setf(device, "name", "unknown (no %u:%u in sysfs)", maj, min);
+        if (!st)
+            st = sb_kvs_set(device, "model", "unknown");
+        if (!st)
+            st = sb_kvs_set(bus, "type", "unknown");
+        goto out;
+    }
+    snprintf(disk, sizeof disk, "%s", path);
+    bool is_part = exists(path, "partition");
+    if (is_part) {
+        char *slash = strrchr(disk, '/');
+        if (slash)
+            *slash = '\0';
+    }
+    unsigned long long erase = 0;
+    st = disk_facts(disk, device, &erase);
+    if (!st && is_part)
+        st = partition_facts(path, erase, target);
+    else if (!st)
+        st = sb_kvs_set(target, "partition", "none (whole disk)");
+    if (!st)
+        st = bus_facts(root, disk, sys_devices, bus);
+out:
+    if (st)
+        return sb_error_set(err, st, 0, "out of memory while describing device %u:%u", maj, min);
+    return SB_OK;
+}
+
+/* ---- the snapshot ------------------------------------------------------- */
+
+/* The device number of block device name through <root>/sys/class/block. */
+static bool devno_of_name(const char *root, const char *name, unsigned *maj, unsigned *min)
+{
+    char dir[PATH_LEN], v[64];
+    if (snprintf(dir, sizeof dir, "%s/sys/class/block/%s", root ? root : "", name) >=
+        (int)sizeof dir)
+        return false;
+    sysfs_read(dir, "dev", v, sizeof v);
+    return sscanf(v, "%u:%u", maj, min) == 2;
+}
+
+/* The block device behind a mount source such as /dev/sda1: on the real
+ * system through stat (which follows /dev/disk/by-* and /dev/mapper
+ * links), in a fake tree by name. */
+static bool devno_of_source(const char *root, const char *source, unsigned *maj, unsigned *min)
+{
+    if (strncmp(source, "/dev/", 5) != 0)
+        return false;
+    struct stat st;
+    if ((!root || !root[0]) && stat(source, &st) == 0 && S_ISBLK(st.st_mode)) {
+        *maj = major(st.st_rdev);
+        *min = minor(st.st_rdev);
+        return true;
+    }
+    return devno_of_name(root, base_name(source), maj, min);
+}
+
+static sb_status mount_facts(const sb_probe_mount *m, sb_kvs *target)
+{
+    sb_status st = sb_kvs_set(target, "fs_type", m->fstype);
+    if (!st)
+        st = sb_kvs_set(target, "mount_point", m->mount_point);
+    if (!st)
+        st = sb_kvs_set(target, "mount_source", m->source);
+    if (!st)
+        st = sb_kvs_set(target, "mount_options", m->options);
+    return st;
+}
+
+/* Where target lives: its kind and device number; has_dev false for a
+ * filesystem without a block device (tmpfs, overlay, a network share). */
+static sb_status resolve(const char *root, const char *target, sb_kvs *tk, unsigned *maj,
+                         unsigned *min, bool *has_dev, sb_error *err)
+{
+    bool real = !root || !root[0];
+    sb_probe_mount *m = calloc(1, sizeof *m);
+    if (!m)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    sb_status st = SB_OK;
+    bool is_dev = false, mounted = false;
+    *has_dev = false;
+    struct stat sb;
+    char resolved[PATH_LEN];
+    if (real) {
+        if (stat(target, &sb) != 0) {
+            st = sb_error_set(err, errno == ENOENT || errno == ENOTDIR ? SB_E_NOTFOUND : SB_E_IO,
+                              errno, "cannot examine '%s'", target);
+            goto done;
+        }
+        if (S_ISBLK(sb.st_mode)) {
+            is_dev = *has_dev = true;
+            *maj = major(sb.st_rdev);
+            *min = minor(sb.st_rdev);
+        } else if (!S_ISDIR(sb.st_mode) && !S_ISREG(sb.st_mode)) {
+            st = sb_error_set(err, SB_E_INVALID, 0,
+                              "'%s' is neither a directory, a file nor a block device", target);
+            goto done;
+        }
+    } else if (strncmp(target, "/dev/", 5) == 0) {
+        if (!devno_of_name(root, base_name(target), maj, min)) {
+            st =
+                sb_error_set(err, SB_E_NOTFOUND, 0, "no block device '%s' in %s/sys", target, root);
+            goto done;
+        }
+        is_dev = *has_dev = true;
+    }
+    st = sb_kvs_set(tk, "path", target);
+    if (!st)
+        st = sb_kvs_set(tk, "kind", is_dev ? "block device" : "directory");
+    if (st)
+        goto nomem;
+    if (is_dev) {
+        mounted = sb_probe_mount_find(root, NULL, *maj, *min, m);
+    } else {
+        if (real && realpath(target, resolved))
+            target = resolved;
+        mounted = sb_probe_mount_find(root, target, 0, 0, m);
+        if (!mounted && !real) {
+            st = sb_error_set(err, SB_E_NOTFOUND, 0, "no mount in %s holds '%s'", root, target);
+            goto done;
+        }
+        if (mounted && devno_of_source(root, m->source, maj, min)) {
+            *has_dev = true;
+        } else if (real && major(sb.st_dev) != 0) {
+            *maj = major(sb.st_dev);
+            *min = minor(sb.st_dev);
+            *has_dev = true;
+        }
+    }
+    if (mounted)
+        st = mount_facts(m, tk);
+    else if (is_dev)
+        st = sb_kvs_set(tk, "mounted", "no");
+    if (!st && *has_dev)
+        st = sb_kvs_setf(tk, "devno", "%u:%u", *maj, *min);
+    else if (!st)
+        st = sb_kvs_set(tk, "devno", "none (no block device)");
+nomem:
+    if (st)
+        st = sb_error_set(err, st, 0, "out of memory while describing '%s'", target);
+done:
+    free(m);
+    return st;
+}
+
+sb_status sb_probe_snapshot_take(const char *root, const char *target, sb_probe_snapshot *snap,
+                                 sb_error *err)
+{
+    SB_TRY(sb_probe_host(root, &snap->host, err));
+    if (!target)
+        return SB_OK;
+    unsigned maj = 0, min = 0;
+    bool has_dev;
+    SB_TRY(resolve(root, target, &snap->target, &maj, &min, &has_dev, err));
+    if (!has_dev)
+        return SB_OK;
+    return sb_probe_block(root, maj, min, &snap->target, &snap->device, &snap->bus, err);
+}

@@ -1,0 +1,224 @@
+/*
+ * report_export.c: runs as one row per measurement, CSV or JSON (see
+ * include/storbench/export.h for the columns).
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/report_int.h"
+#include "storbench/export.h"
+
+static const char *const columns[] = {
+    "run_id",    "time",   "host",   "labels", "target", "fs",     "test_kind",
+    "test_name", "params", "metric", "unit",   "value",  "spread",
+};
+enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
+
+sb_status sb_export_parse_format(const char *s, sb_export_format *out, sb_error *err)
+{
+    if (strcmp(s, "csv") == 0)
+        *out = SB_EXPORT_CSV;
+    else if (strcmp(s, "json") == 0)
+        *out = SB_EXPORT_JSON;
+    else
+        return sb_error_set(err, SB_E_INVALID, 0, "--format: '%s' is not csv or json", s);
+    return SB_OK;
+}
+
+sb_status sb_export_begin(sb_exporter *ex, sb_export_format format, sb_sink *sink, sb_error *err)
+{
+    *ex = (sb_exporter){ .format = format, .sink = sink };
+    if (format == SB_EXPORT_CSV) {
+        for (size_t i = 0; i < N_COLUMNS; i++) {
+            sb_sink_puts(sink, columns[i]);
+            sb_sink_puts(sink, i + 1 < N_COLUMNS ? "," : "\n");
+        }
+    } else {
+        sb_sink_puts(sink, "[");
+    }
+    return sb_sink_status(sink, err);
+}
+
+/* The shortest of %.15g, %.16g and %.17g that reads back as v, so a value
+ * survives the trip exactly and 41.7 stays "41.7"; "" for NaN and
+ * infinities. */
+static void number(double v, char *buf, size_t len)
+{
+    if (!isfinite(v)) {
+        buf[0] = '\0';
+        return;
+    }
+    for (int prec = 15; prec <= 17; prec++) {
+        snprintf(buf, len, "%.*g", prec, v);
+        if (strtod(buf, NULL) == v)
+            return;
+    }
+}
+
+/* "key=value;key=value". The caller frees it; NULL when out of memory. */
+static char *pairs(const sb_kvs *kvs)
+{
+    sb_buf b = { 0 };
+    bool ok = true;
+    for (size_t i = 0; ok && i < kvs->n; i++) {
+        ok = (i == 0 || sb_buf_append(&b, ";", 1) == SB_OK) &&
+             sb_buf_append(&b, kvs->v[i].key, strlen(kvs->v[i].key)) == SB_OK &&
+             sb_buf_append(&b, "=", 1) == SB_OK &&
+             sb_buf_append(&b, kvs->v[i].value, strlen(kvs->v[i].value)) == SB_OK;
+    }
+    if (!ok) {
+        sb_buf_free(&b);
+        return NULL;
+    }
+    return b.data ? b.data : strdup("");
+}
+
+static void csv_field(sb_sink *sink, const char *s, bool last)
+{
+    if (strpbrk(s, ",\"\r\n")) {
+        sb_sink_puts(sink, "\"");
+        for (const char *p = s; *p; p++) {
+            if (*p == '"')
+                sb_sink_puts(sink, "\"");
+            sb_sink_write(sink, p, 1);
+        }
+        sb_sink_puts(sink, "\"");
+    } else {
+        sb_sink_puts(sink, s);
+    }
+    sb_sink_puts(sink, last ? "\n" : ",");
+}
+
+/* Writes a jansson value compactly; false when out of memory. */
+static bool json_put(sb_sink *sink, json_t *j)
+{
+    char *text = j ? json_dumps(j, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    json_decref(j);
+    if (!text)
+        return false;
+    sb_sink_puts(sink, text);
+    free(text);
+    return true;
+}
+
+static json_t *kvs_object(const sb_kvs *kvs)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < kvs->n; i++)
+        json_object_set_new(o, kvs->v[i].key, sb_report_jstr(kvs->v[i].value));
+    return o;
+}
+
+/* What one row shares with the other rows of its run and test. */
+typedef struct row_ctx {
+    int64_t run_id;
+    char time[32];
+    const char *host;
+    const sb_run *run;
+    const sb_target_res *target;
+    const sb_test *test;
+    const char *labels; /* CSV form */
+    const char *params; /* CSV form */
+} row_ctx;
+
+static void csv_row(sb_sink *sink, const row_ctx *c, const sb_measurement *m)
+{
+    char num[64];
+    sb_sink_printf(sink, "%lld,", (long long)c->run_id);
+    csv_field(sink, c->time, false);
+    csv_field(sink, c->host, false);
+    csv_field(sink, c->labels, false);
+    csv_field(sink, c->target->path, false);
+    csv_field(sink, c->target->fs_type, false);
+    csv_field(sink, c->test->kind, false);
+    csv_field(sink, c->test->name, false);
+    csv_field(sink, c->params, false);
+    csv_field(sink, m->metric, false);
+    csv_field(sink, m->unit, false);
+    number(m->value, num, sizeof num);
+    csv_field(sink, num, false);
+    number(m->spread, num, sizeof num);
+    csv_field(sink, num, true);
+}
+
+static bool json_row(sb_exporter *ex, const row_ctx *c, const sb_measurement *m)
+{
+    sb_sink *sink = ex->sink;
+    char num[64];
+    bool ok = true;
+    sb_sink_puts(sink, ex->rows ? ",\n" : "\n");
+    sb_sink_printf(sink, "{\"run_id\":%lld,\"time\":", (long long)c->run_id);
+    ok = ok && json_put(sink, sb_report_jstr(c->time));
+    sb_sink_puts(sink, ",\"host\":");
+    ok = ok && json_put(sink, sb_report_jstr(c->host));
+    sb_sink_puts(sink, ",\"labels\":");
+    ok = ok && json_put(sink, kvs_object(&c->run->labels));
+    sb_sink_puts(sink, ",\"target\":");
+    ok = ok && json_put(sink, sb_report_jstr(c->target->path));
+    sb_sink_puts(sink, ",\"fs\":");
+    ok = ok && json_put(sink, sb_report_jstr(c->target->fs_type));
+    sb_sink_puts(sink, ",\"test_kind\":");
+    ok = ok && json_put(sink, sb_report_jstr(c->test->kind));
+    sb_sink_puts(sink, ",\"test_name\":");
+    ok = ok && json_put(sink, sb_report_jstr(c->test->name));
+    sb_sink_puts(sink, ",\"params\":");
+    ok = ok && json_put(sink, kvs_object(&c->test->params));
+    sb_sink_puts(sink, ",\"metric\":");
+    ok = ok && json_put(sink, sb_report_jstr(m->metric));
+    sb_sink_puts(sink, ",\"unit\":");
+    ok = ok && json_put(sink, sb_report_jstr(m->unit));
+    number(m->value, num, sizeof num);
+    sb_sink_printf(sink, ",\"value\":%s", num[0] ? num : "null");
+    number(m->spread, num, sizeof num);
+    sb_sink_printf(sink, ",\"spread\":%s}", num[0] ? num : "null");
+    return ok;
+}
+
+sb_status sb_export_run(sb_exporter *ex, int64_t run_id, const sb_run *run, sb_error *err)
+{
+    row_ctx c = { .run_id = run_id, .run = run };
+    time_t t = (time_t)run->started_unix;
+    struct tm tm;
+    if (gmtime_r(&t, &tm))
+        strftime(c.time, sizeof c.time, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    else
+        snprintf(c.time, sizeof c.time, "%lld", (long long)run->started_unix);
+    const char *host = sb_kvs_get(&run->host, "hostname");
+    c.host = host ? host : "";
+    char *labels = pairs(&run->labels);
+    bool ok = labels != NULL;
+    c.labels = labels;
+    for (size_t ti = 0; ok && ti < run->n_targets; ti++) {
+        c.target = &run->targets[ti];
+        for (size_t i = 0; ok && i < c.target->n_tests; i++) {
+            c.test = &c.target->tests[i];
+            char *params = pairs(&c.test->params);
+            ok = params != NULL;
+            c.params = params;
+            for (size_t k = 0; ok && k < c.test->n_ms; k++) {
+                if (ex->format == SB_EXPORT_CSV)
+                    csv_row(ex->sink, &c, &c.test->ms[k]);
+                else
+                    ok = json_row(ex, &c, &c.test->ms[k]);
+                ex->rows++;
+            }
+            free(params);
+        }
+    }
+    free(labels);
+    if (!ok)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while exporting run %lld",
+                            (long long)run_id);
+    return sb_sink_status(ex->sink, err);
+}
+
+sb_status sb_export_end(sb_exporter *ex, sb_error *err)
+{
+    if (ex->format == SB_EXPORT_JSON)
+        sb_sink_puts(ex->sink, ex->rows ? "\n]\n" : "]\n");
+    return sb_sink_status(ex->sink, err);
+}

@@ -1,0 +1,590 @@
+/*
+ * cmd_results.c: `storbench results list|show|export|delete`, the archive
+ * of saved runs, and saving a measuring command's run into it (--db,
+ * --no-save, --label).
+ *
+ * Everything here prints from what the archive holds (the runs' own start
+ * times included), so the same archive always prints the same bytes.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/export.h"
+#include "storbench/store.h"
+
+/* ---- saving a measuring command's run ------------------------------------ */
+
+bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels)
+{
+    const char *eq = strchr(arg, '=');
+    size_t klen = eq ? (size_t)(eq - arg) : 0;
+    if (!eq || klen == 0 ||
+        strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789_.-") != klen) {
+        cli_error("%s: '%s' is not KEY=VALUE (KEY of letters, digits, '_', '.', '-')", opt, arg);
+        return false;
+    }
+    char key[256];
+    if (klen >= sizeof key) {
+        cli_error("%s: the key of '%s' is too long", opt, arg);
+        return false;
+    }
+    memcpy(key, arg, klen);
+    key[klen] = '\0';
+    if (sb_kvs_set(labels, key, eq + 1) != SB_OK) {
+        cli_error("out of memory");
+        return false;
+    }
+    return true;
+}
+
+bool cli_db_path(const char *opt, char *buf, size_t len)
+{
+    const char *env = getenv("STORBENCH_DB");
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (opt)
+        n = snprintf(buf, len, "%s", opt);
+    else if (env && *env)
+        n = snprintf(buf, len, "%s", env);
+    else if (xdg && xdg[0] == '/') /* the XDG spec ignores a relative path */
+        n = snprintf(buf, len, "%s/storbench/results.db", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(buf, len, "%s/.local/share/storbench/results.db", home);
+    else {
+        cli_error("no place for the results archive: set --db, STORBENCH_DB or HOME");
+        return false;
+    }
+    if (n < 0 || (size_t)n >= len || buf[0] == '\0') {
+        cli_error("the archive path '%s' is empty or too long", buf);
+        return false;
+    }
+    return true;
+}
+
+bool cli_save_labels(const cli_save *save, sb_run *run)
+{
+    for (size_t i = 0; i < save->labels.n; i++) {
+        if (sb_kvs_set(&run->labels, save->labels.v[i].key, save->labels.v[i].value) != SB_OK) {
+            cli_error("out of memory");
+            return false;
+        }
+    }
+    return true;
+}
+
+static bool run_has_tests(const sb_run *run)
+{
+    for (size_t i = 0; i < run->n_targets; i++)
+        if (run->targets[i].n_tests)
+            return true;
+    return false;
+}
+
+int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
+{
+    if (save->no_save || !run_has_tests(run))
+        return CLI_EXIT_OK;
+    char path[PATH_MAX];
+    if (!cli_db_path(save->db, path, sizeof path))
+        return CLI_EXIT_FAIL;
+    sb_store *store;
+    sb_error err;
+    int64_t id;
+    if (sb_store_open(path, SB_STORE_CREATE, &store, &err) != SB_OK ||
+        sb_store_save(store, run, &id, &err) != SB_OK) {
+        /* store is NULL when the open failed; closing NULL is allowed. */
+        sb_store_close(store);
+        cli_error("results not saved: %s", err.msg);
+        return CLI_EXIT_FAIL;
+    }
+    sb_store_close(store);
+    if (!quiet && isatty(STDERR_FILENO))
+        fprintf(stderr, "saved as run %lld in %s\n", (long long)id, path);
+    return CLI_EXIT_OK;
+}
+
+void cli_save_free(cli_save *save)
+{
+    for (size_t i = 0; i < save->labels.n; i++) {
+        free(save->labels.v[i].key);
+        free(save->labels.v[i].value);
+    }
+    free(save->labels.v);
+    save->labels = (sb_kvs){ 0 };
+}
+
+/* ---- shared by the results subcommands ---------------------------------- */
+
+typedef struct results_args {
+    const cli_option *opts; /* the subcommand's table, to name the option */
+    const char *db;
+    sb_kvs labels;
+    sb_store_filter filter;
+    sb_format format;
+    sb_export_format export_format;
+    bool export_cmd; /* --format means csv|json, not text|csv|json */
+    sb_report_opts report;
+} results_args;
+
+/* "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (a space for the T also works), UTC,
+ * as `results list` prints times. */
+static bool parse_since(const char *s, int64_t *out)
+{
+    int y, mo, d, h = 0, mi = 0, used = 0;
+    if (strspn(s, "0123456789-") < 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 ||
+        used != 10)
+        return false;
+    if (s[used]) {
+        int used2 = 0;
+        if ((s[used] != 'T' && s[used] != ' ') || strspn(s + used + 1, "0123456789:") != 5 ||
+            sscanf(s + used + 1, "%2d:%2d%n", &h, &mi, &used2) != 2 || used2 != 5 ||
+            s[used + 1 + used2])
+            return false;
+    }
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59)
+        return false;
+    struct tm tm = {
+        .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h, .tm_min = mi
+    };
+    time_t t = timegm(&tm);
+    if (tm.tm_mday != d) /* 2026-02-31 rolled over */
+        return false;
+    *out = (int64_t)t;
+    return true;
+}
+
+static bool results_option(int idx, const char *arg, void *ctx)
+{
+    results_args *a = ctx;
+    const char *name = a->opts[idx].name;
+    sb_error err;
+    if (strcmp(name, "db") == 0) {
+        a->db = arg;
+    } else if (strcmp(name, "filter") == 0) {
+        if (!cli_parse_label(arg, "--filter", &a->labels))
+            return false;
+        a->filter.labels = &a->labels;
+    } else if (strcmp(name, "host") == 0) {
+        a->filter.host = arg;
+    } else if (strcmp(name, "since") == 0) {
+        if (!parse_since(arg, &a->filter.since_unix)) {
+            cli_error("--since: '%s' is not YYYY-MM-DD or YYYY-MM-DDTHH:MM (UTC)", arg);
+            return false;
+        }
+        a->filter.has_since = true;
+    } else if (strcmp(name, "format") == 0) {
+        if (a->export_cmd ? sb_export_parse_format(arg, &a->export_format, &err) != SB_OK
+                          : sb_report_parse_format(arg, &a->format, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            return false;
+        }
+    } else if (strcmp(name, "si") == 0) {
+        a->report.si = true;
+    }
+    return true;
+}
+
+/* Each subcommand has its own table (so --help lists exactly what it
+ * takes); results_option matches options by name. */
+#define HELP_DB "the results archive (default $STORBENCH_DB, else in the XDG data directory)"
+#define HELP_FILTER "only runs with this label (repeatable: all must match)"
+#define HELP_HOST "only runs made on this host (its hostname)"
+#define HELP_SINCE "only runs started at or after YYYY-MM-DD[THH:MM] (UTC)"
+
+static const cli_option list_opts[] = {
+    { "filter", 0, "KEY=VALUE", HELP_FILTER },
+    { "host", 0, "HOST", HELP_HOST },
+    { "since", 0, "DATE", HELP_SINCE },
+    { "db", 0, "PATH", HELP_DB },
+    { 0 },
+};
+static const cli_option show_opts[] = {
+    { "format", 'f', "FMT", "text (default), csv or json" },
+    { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
+    { "db", 0, "PATH", HELP_DB },
+    { 0 },
+};
+static const cli_option delete_opts[] = {
+    { "db", 0, "PATH", HELP_DB },
+    { 0 },
+};
+static const cli_option export_opts[] = {
+    { "format", 'f', "FMT", "csv (default) or json" },
+    { "filter", 0, "KEY=VALUE", HELP_FILTER },
+    { "host", 0, "HOST", HELP_HOST },
+    { "since", 0, "DATE", HELP_SINCE },
+    { "db", 0, "PATH", HELP_DB },
+    { 0 },
+};
+
+/* Parses a subcommand's options into a; returns CLI_EXIT_OK, USAGE, or -1
+ * after --help. */
+static int parse(int argc, char **argv, const cli_option *opts, const char *usage, results_args *a,
+                 int *first)
+{
+    a->opts = opts;
+    return cli_parse(argc, argv, opts, usage, results_option, a, first);
+}
+
+static sb_store *open_store(const results_args *a, int *rc)
+{
+    char path[PATH_MAX];
+    *rc = CLI_EXIT_FAIL;
+    if (!cli_db_path(a->db, path, sizeof path))
+        return NULL;
+    sb_store *store;
+    sb_error err;
+    if (sb_store_open(path, SB_STORE_EXISTING, &store, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        return NULL;
+    }
+    *rc = CLI_EXIT_OK;
+    return store;
+}
+
+/* A run id: a positive decimal number. */
+static bool parse_id(const char *s, int64_t *id)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18) {
+        cli_error("'%s' is not a run id (see storbench results list)", s);
+        return false;
+    }
+    *id = strtoll(s, NULL, 10);
+    if (*id <= 0) {
+        cli_error("'%s' is not a run id (see storbench results list)", s);
+        return false;
+    }
+    return true;
+}
+
+/* Writes buf to stdout; CLI_EXIT_FAIL (error printed) when that fails. */
+static int put_stdout(const sb_buf *buf)
+{
+    size_t len = buf->len;
+    bool ok = fwrite(buf->data ? buf->data : "", 1, len, stdout) == len;
+    ok = fflush(stdout) == 0 && ok;
+    if (!ok) {
+        cli_error("writing the output failed: %s", strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* ---- list ------------------------------------------------------------------ */
+
+static const char list_usage[] =
+    "usage: storbench results list [OPTIONS]\n"
+    "\n"
+    "The saved runs, oldest first: id, start time (UTC), host, labels, targets and\n"
+    "the command line. Filters combine: a run must match all of them.\n";
+
+/* The list as a table: every column as wide as its widest cell, the
+ * command last and never cut. */
+static void render_list(const sb_store_list *l, sb_sink *sink)
+{
+    enum { COLS = 6 };
+    static const char *const head[COLS] = { "id",     "started (UTC)", "host",
+                                            "labels", "targets",       "command" };
+    size_t w[COLS];
+    for (size_t c = 0; c < COLS; c++)
+        w[c] = strlen(head[c]);
+    char **cells = calloc(l->n * COLS, sizeof *cells);
+    if (!cells) {
+        sb_sink_fail(sink, ENOMEM);
+        return;
+    }
+    for (size_t i = 0; i < l->n; i++) {
+        const sb_store_entry *e = &l->v[i];
+        char when[64];
+        time_t t = (time_t)e->started_unix;
+        struct tm tm;
+        if (gmtime_r(&t, &tm))
+            strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
+        else
+            snprintf(when, sizeof when, "%lld", (long long)e->started_unix);
+        sb_buf labels = { 0 };
+        bool ok = true;
+        for (size_t j = 0; ok && j < e->labels.n; j++) {
+            const sb_kv *kv = &e->labels.v[j];
+            ok = (j == 0 || sb_buf_append(&labels, " ", 1) == SB_OK) &&
+                 sb_buf_append(&labels, kv->key, strlen(kv->key)) == SB_OK &&
+                 sb_buf_append(&labels, "=", 1) == SB_OK &&
+                 sb_buf_append(&labels, kv->value, strlen(kv->value)) == SB_OK;
+        }
+        char **row = &cells[i * COLS];
+        if (asprintf(&row[0], "%lld", (long long)e->id) < 0)
+            row[0] = NULL;
+        row[1] = strdup(when);
+        row[2] = strdup(e->host[0] ? e->host : "-");
+        row[3] = ok ? (labels.data ? labels.data : strdup("-")) : NULL;
+        if (!ok)
+            sb_buf_free(&labels);
+        row[4] = strdup(e->targets[0] ? e->targets : "-");
+        row[5] = strdup(e->command);
+        for (size_t c = 0; c < COLS; c++) {
+            if (!row[c]) {
+                sb_sink_fail(sink, ENOMEM);
+                continue;
+            }
+            if (strlen(row[c]) > w[c])
+                w[c] = strlen(row[c]);
+        }
+    }
+    for (size_t i = 0; i <= l->n; i++) {
+        for (size_t c = 0; c < COLS; c++) {
+            const char *cell = i == 0 ? head[c] : cells[(i - 1) * COLS + c];
+            if (!cell)
+                cell = "?";
+            if (c + 1 == COLS)
+                sb_sink_printf(sink, "%s\n", cell);
+            else if (c == 0)
+                sb_sink_printf(sink, "%*s  ", (int)w[c], cell); /* ids right-aligned */
+            else
+                sb_sink_printf(sink, "%-*s  ", (int)w[c], cell);
+        }
+    }
+    for (size_t i = 0; i < l->n * COLS; i++)
+        free(cells[i]);
+    free(cells);
+}
+
+static int results_list(int argc, char **argv)
+{
+    results_args a = { 0 };
+    int first;
+    int rc = parse(argc, argv, list_opts, list_usage, &a, &first);
+    if (rc == CLI_EXIT_OK && first < argc) {
+        cli_error("results list: unexpected argument '%s' (see --help)", argv[first]);
+        rc = CLI_EXIT_USAGE;
+    }
+    sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
+    if (store) {
+        sb_store_list l;
+        sb_error err;
+        if (sb_store_list_runs(store, &a.filter, &l, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        } else if (l.n > 0) {
+            sb_buf buf = { 0 };
+            sb_sink sink;
+            sb_sink_init_buf(&sink, &buf);
+            render_list(&l, &sink);
+            if (sb_sink_status(&sink, &err) != SB_OK) {
+                cli_error("%s", err.msg);
+                rc = CLI_EXIT_FAIL;
+            } else {
+                rc = put_stdout(&buf);
+            }
+            sb_buf_free(&buf);
+        }
+        sb_store_list_free(&l);
+        sb_store_close(store);
+    }
+    cli_save_free(&(cli_save){ .labels = a.labels });
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
+/* ---- show ------------------------------------------------------------------ */
+
+static const char show_usage[] =
+    "usage: storbench results show [OPTIONS] ID\n"
+    "\n"
+    "A saved run's tables, exactly as the run printed them with the same format\n"
+    "options.\n";
+
+static int results_show(int argc, char **argv)
+{
+    results_args a = { .format = SB_FORMAT_TEXT };
+    int first;
+    int64_t id = 0;
+    int rc = parse(argc, argv, show_opts, show_usage, &a, &first);
+    if (rc == CLI_EXIT_OK && argc - first != 1) {
+        cli_error("results show: give one run ID (see storbench results list)");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && !parse_id(argv[first], &id))
+        rc = CLI_EXIT_USAGE;
+    sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
+    if (store) {
+        sb_run *run;
+        sb_error err;
+        if (sb_store_load(store, id, &run, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        } else {
+            cli_output out = { .format = a.format, .report = a.report };
+            rc = cli_print_run(run, &out);
+            sb_run_free(run);
+        }
+        sb_store_close(store);
+    }
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
+/* ---- delete ---------------------------------------------------------------- */
+
+static const char delete_usage[] = "usage: storbench results delete [OPTIONS] ID...\n"
+                                   "\n"
+                                   "Deletes saved runs and everything recorded with them.\n";
+
+static int results_delete(int argc, char **argv)
+{
+    results_args a = { 0 };
+    int first;
+    int rc = parse(argc, argv, delete_opts, delete_usage, &a, &first);
+    if (rc == CLI_EXIT_OK && first >= argc) {
+        cli_error("results delete: give the ID of a run (see storbench results list)");
+        rc = CLI_EXIT_USAGE;
+    }
+    int64_t id;
+    for (int i = first; rc == CLI_EXIT_OK && i < argc; i++)
+        if (!parse_id(argv[i], &id))
+            rc = CLI_EXIT_USAGE;
+    sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
+    for (int i = first; store && rc == CLI_EXIT_OK && i < argc; i++) {
+        sb_error err;
+        if (parse_id(argv[i], &id) && sb_store_delete(store, id, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        }
+    }
+    sb_store_close(store);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
+/* ---- export ---------------------------------------------------------------- */
+
+static const char export_usage[] =
+    "usage: storbench results export [OPTIONS] [ID...]\n"
+    "\n"
+    "The runs given (default: every run the filters select, oldest first) as one\n"
+    "row per measurement: run_id, time, host, labels, target, fs, test_kind,\n"
+    "test_name, params, metric, unit, value, spread. CSV has a header line; JSON is\n"
+    "an array of objects with those keys (labels and params as objects).\n";
+
+static int export_ids(sb_store *store, sb_export_format fmt, const int64_t *ids, size_t n)
+{
+    sb_buf buf = { 0 };
+    sb_sink sink;
+    sb_error err;
+    sb_exporter ex;
+    sb_sink_init_buf(&sink, &buf);
+    sb_status st = sb_export_begin(&ex, fmt, &sink, &err);
+    for (size_t i = 0; st == SB_OK && i < n; i++) {
+        sb_run *run;
+        st = sb_store_load(store, ids[i], &run, &err);
+        if (st == SB_OK) {
+            st = sb_export_run(&ex, ids[i], run, &err);
+            sb_run_free(run);
+        }
+    }
+    if (st == SB_OK)
+        st = sb_export_end(&ex, &err);
+    int rc = CLI_EXIT_FAIL;
+    if (st != SB_OK)
+        cli_error("%s", err.msg);
+    else
+        rc = put_stdout(&buf);
+    sb_buf_free(&buf);
+    return rc;
+}
+
+static int results_export(int argc, char **argv)
+{
+    results_args a = { .export_cmd = true, .export_format = SB_EXPORT_CSV };
+    int first;
+    int rc = parse(argc, argv, export_opts, export_usage, &a, &first);
+    size_t n = rc == CLI_EXIT_OK ? (size_t)(argc - first) : 0;
+    int64_t *ids = calloc(n ? n : 1, sizeof *ids);
+    if (!ids) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
+        if (!parse_id(argv[first + (int)i], &ids[i]))
+            rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK && n && (a.filter.labels || a.filter.host || a.filter.has_since)) {
+        cli_error("results export: give run IDs or filters, not both");
+        rc = CLI_EXIT_USAGE;
+    }
+    sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
+    if (store && n == 0) {
+        /* No IDs: every run the filters select. */
+        sb_store_list l;
+        sb_error err;
+        if (sb_store_list_runs(store, &a.filter, &l, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        } else {
+            int64_t *all = realloc(ids, (l.n ? l.n : 1) * sizeof *all);
+            if (!all) {
+                cli_error("out of memory");
+                rc = CLI_EXIT_FAIL;
+            } else {
+                ids = all;
+                for (size_t i = 0; i < l.n; i++)
+                    ids[i] = l.v[i].id;
+                n = l.n;
+            }
+        }
+        sb_store_list_free(&l);
+    }
+    if (store && rc == CLI_EXIT_OK)
+        rc = export_ids(store, a.export_format, ids, n);
+    sb_store_close(store);
+    free(ids);
+    cli_save_free(&(cli_save){ .labels = a.labels });
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+static const struct {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    const char *summary;
+} subcommands[] = {
+    { "list", results_list, "the saved runs: id, time, host, labels, targets, command" },
+    { "show", results_show, "a saved run's tables, as first printed" },
+    { "export", results_export, "runs as CSV or JSON, one row per measurement" },
+    { "delete", results_delete, "delete saved runs" },
+};
+
+static void results_usage(FILE *f)
+{
+    fprintf(f, "usage: storbench results COMMAND [OPTIONS] [ARGS]\n\n"
+               "The archive: every run that storbench sweep and storbench run measure is saved\n"
+               "in one SQLite file (--db PATH, else $STORBENCH_DB, else\n"
+               "$XDG_DATA_HOME/storbench/results.db, else ~/.local/share/storbench/results.db).\n\n"
+               "Commands:\n");
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
+    fprintf(f, "\n'storbench results COMMAND --help' lists a command's options.\n");
+}
+
+int cmd_results(const char *cmdline, int argc, char **argv)
+{
+    (void)cmdline;
+    if (argc < 2) {
+        results_usage(stderr);
+        return CLI_EXIT_USAGE;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        results_usage(stdout);
+        return CLI_EXIT_OK;
+    }
+    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
+        if (strcmp(argv[1], subcommands[i].name) == 0)
+            return subcommands[i].fn(argc - 1, argv + 1);
+    cli_error("results: unknown command '%s' (list, show, export or delete)", argv[1]);
+    return CLI_EXIT_USAGE;
+}
