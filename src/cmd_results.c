@@ -16,7 +16,9 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "storbench/compare.h"
 #include "storbench/export.h"
+#include "storbench/import.h"
 #include "storbench/store.h"
 
 /* ---- saving a measuring command's run ------------------------------------ */
@@ -189,6 +191,9 @@ static bool results_option(int idx, const char *arg, void *ctx)
         }
     } else if (strcmp(name, "si") == 0) {
         a->report.si = true;
+    } else if (strcmp(name, "label") == 0) {
+        if (!cli_parse_label(arg, "--label", &a->labels))
+            return false;
     }
     return true;
 }
@@ -214,6 +219,20 @@ static const cli_option show_opts[] = {
     { 0 },
 };
 static const cli_option delete_opts[] = {
+    { "db", 0, "PATH", HELP_DB },
+    { 0 },
+};
+static const cli_option compare_opts[] = {
+    { "format", 'f', "FMT", "text (default), csv or json" },
+    { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
+    { "filter", 0, "KEY=VALUE", HELP_FILTER },
+    { "host", 0, "HOST", HELP_HOST },
+    { "since", 0, "DATE", HELP_SINCE },
+    { "db", 0, "PATH", HELP_DB },
+    { 0 },
+};
+static const cli_option import_opts[] = {
+    { "label", 'l', "KEY=VALUE", "add a label to every imported run (repeatable)" },
     { "db", 0, "PATH", HELP_DB },
     { 0 },
 };
@@ -401,6 +420,15 @@ static const char show_usage[] =
     "A saved run's tables, exactly as the run printed them with the same format\n"
     "options.\n";
 
+static bool has_sweep(const sb_run *run)
+{
+    for (size_t t = 0; t < run->n_targets; t++)
+        for (size_t i = 0; i < run->targets[t].n_tests; i++)
+            if (strcmp(run->targets[t].tests[i].kind, "sweep") == 0)
+                return true;
+    return false;
+}
+
 static int results_show(int argc, char **argv)
 {
     results_args a = { .format = SB_FORMAT_TEXT };
@@ -420,6 +448,23 @@ static int results_show(int argc, char **argv)
         if (sb_store_load(store, id, &run, &err) != SB_OK) {
             cli_error("%s", err.msg);
             rc = CLI_EXIT_FAIL;
+        } else if (a.format != SB_FORMAT_JSON && !has_sweep(run)) {
+            /* The text and CSV tables are the sweep's; other runs (imported
+             * fio, bonnie++ and zcav results) print as a one-run
+             * comparison: a column per target, a row per test and metric.
+             * JSON is the whole run, whatever it holds. */
+            sb_compare_run one = { id, run };
+            sb_buf buf = { 0 };
+            sb_sink sink;
+            sb_sink_init_buf(&sink, &buf);
+            if (sb_compare_render(&one, 1, a.format, &a.report, &sink, &err) != SB_OK) {
+                cli_error("%s", err.msg);
+                rc = CLI_EXIT_FAIL;
+            } else {
+                rc = put_stdout(&buf);
+            }
+            sb_buf_free(&buf);
+            sb_run_free(run);
         } else {
             cli_output out = { .format = a.format, .report = a.report };
             rc = cli_print_run(run, &out);
@@ -546,6 +591,212 @@ static int results_export(int argc, char **argv)
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
+/* ---- compare --------------------------------------------------------------- */
+
+static const char compare_usage[] =
+    "usage: storbench results compare [OPTIONS] ID... | --filter KEY=VALUE ...\n"
+    "\n"
+    "Runs side by side: one column per target of each run (in the order given;\n"
+    "with filters, oldest run first), one row per metric they measured (a sweep's\n"
+    "direction and block size, other tests by name), each value after the first\n"
+    "column with its difference in % against the first column; '-' where a column\n"
+    "lacks the metric.\n";
+
+/* The ids given, or those of every run the filters select, into *ids (the
+ * caller frees it) and *n. Returns a CLI_EXIT_* code, error printed. */
+static int select_ids(sb_store *store, const results_args *a, char **argv, int first, int argc,
+                      int64_t **ids, size_t *n)
+{
+    *n = (size_t)(argc - first);
+    *ids = calloc(*n ? *n : 1, sizeof **ids);
+    if (!*ids) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < *n; i++)
+        if (!parse_id(argv[first + (int)i], &(*ids)[i]))
+            return CLI_EXIT_USAGE;
+    if (*n)
+        return CLI_EXIT_OK;
+    sb_store_list l;
+    sb_error err;
+    int rc = CLI_EXIT_OK;
+    if (sb_store_list_runs(store, &a->filter, &l, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        rc = CLI_EXIT_FAIL;
+    } else if (l.n == 0) {
+        cli_error("results compare: no saved run matches the filters");
+        rc = CLI_EXIT_FAIL;
+    } else {
+        int64_t *all = realloc(*ids, l.n * sizeof *all);
+        if (!all) {
+            cli_error("out of memory");
+            rc = CLI_EXIT_FAIL;
+        } else {
+            *ids = all;
+            for (size_t i = 0; i < l.n; i++)
+                all[i] = l.v[i].id;
+            *n = l.n;
+        }
+    }
+    sb_store_list_free(&l);
+    return rc;
+}
+
+static int compare_ids(sb_store *store, const results_args *a, const int64_t *ids, size_t n)
+{
+    sb_compare_run *runs = calloc(n, sizeof *runs);
+    sb_error err;
+    int rc = CLI_EXIT_OK;
+    size_t loaded = 0;
+    if (!runs) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    for (; loaded < n; loaded++) {
+        sb_run *run;
+        if (sb_store_load(store, ids[loaded], &run, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+            break;
+        }
+        runs[loaded] = (sb_compare_run){ ids[loaded], run };
+    }
+    if (rc == CLI_EXIT_OK) {
+        sb_buf buf = { 0 };
+        sb_sink sink;
+        sb_sink_init_buf(&sink, &buf);
+        if (sb_compare_render(runs, n, a->format, &a->report, &sink, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        } else {
+            rc = put_stdout(&buf);
+        }
+        sb_buf_free(&buf);
+    }
+    for (size_t i = 0; i < loaded; i++)
+        sb_run_free((sb_run *)runs[i].run);
+    free(runs);
+    return rc;
+}
+
+static int results_compare(int argc, char **argv)
+{
+    results_args a = { .format = SB_FORMAT_TEXT };
+    int first;
+    int rc = parse(argc, argv, compare_opts, compare_usage, &a, &first);
+    bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
+    if (rc == CLI_EXIT_OK && first < argc && filters) {
+        cli_error("results compare: give run IDs or filters, not both");
+        rc = CLI_EXIT_USAGE;
+    } else if (rc == CLI_EXIT_OK && first >= argc && !filters) {
+        cli_error("results compare: give run IDs or --filter (see storbench results list)");
+        rc = CLI_EXIT_USAGE;
+    }
+    for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
+        int64_t id;
+        if (!parse_id(argv[i], &id))
+            rc = CLI_EXIT_USAGE;
+    }
+    sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
+    if (store) {
+        int64_t *ids = NULL;
+        size_t n = 0;
+        rc = select_ids(store, &a, argv, first, argc, &ids, &n);
+        if (rc == CLI_EXIT_OK)
+            rc = compare_ids(store, &a, ids, n);
+        free(ids);
+        sb_store_close(store);
+    }
+    cli_save_free(&(cli_save){ .labels = a.labels });
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
+/* ---- import ---------------------------------------------------------------- */
+
+static const char import_usage[] =
+    "usage: storbench results import [OPTIONS] FILE...\n"
+    "\n"
+    "Adds other tools' results to the archive, one run per file, labelled\n"
+    "source=fio, source=bonnie++ or source=zcav: fio's JSON output\n"
+    "(--output-format=json), bonnie++ CSV lines (formats 1.96, 1.97, 1.98) and\n"
+    "zcav logs, told apart by their content. Every file is read first: when one\n"
+    "is malformed, its FILE:LINE and what is wrong are printed and nothing at all\n"
+    "is stored (exit 2). Then each file is saved in its own transaction; the\n"
+    "new run ids are printed, one line per file.\n";
+
+static int results_import(int argc, char **argv)
+{
+    results_args a = { 0 };
+    int first;
+    int rc = parse(argc, argv, import_opts, import_usage, &a, &first);
+    if (rc == CLI_EXIT_OK && first >= argc) {
+        cli_error("results import: give the files to import");
+        rc = CLI_EXIT_USAGE;
+    }
+    size_t n = rc == CLI_EXIT_OK ? (size_t)(argc - first) : 0;
+    sb_run **runs = calloc(n ? n : 1, sizeof *runs);
+    if (!runs) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAIL;
+    }
+    /* All files are read before anything is stored, so that a bad file in
+     * a batch stores nothing and the batch can simply be run again. */
+    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++) {
+        sb_error err;
+        sb_status st = sb_import_file(argv[first + (int)i], &runs[i], &err);
+        if (st != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = st == SB_E_INVALID || st == SB_E_NOTFOUND ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+        }
+        for (size_t k = 0; st == SB_OK && k < a.labels.n; k++)
+            if (sb_kvs_set(&runs[i]->labels, a.labels.v[k].key, a.labels.v[k].value) != SB_OK) {
+                cli_error("out of memory");
+                rc = CLI_EXIT_FAIL;
+                break;
+            }
+    }
+    sb_store *store = NULL;
+    if (rc == CLI_EXIT_OK) {
+        char path[PATH_MAX];
+        sb_error err;
+        if (!cli_db_path(a.db, path, sizeof path)) {
+            rc = CLI_EXIT_FAIL;
+        } else if (sb_store_open(path, SB_STORE_CREATE, &store, &err) != SB_OK) {
+            cli_error("nothing imported: %s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        }
+    }
+    sb_buf buf = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &buf);
+    for (size_t i = 0; store && rc == CLI_EXIT_OK && i < n; i++) {
+        sb_error err;
+        int64_t id;
+        if (sb_store_save(store, runs[i], &id, &err) != SB_OK) {
+            if (i == 0)
+                cli_error("nothing imported: %s", err.msg);
+            else
+                cli_error("%s and later files not imported (the ones before are): %s",
+                          argv[first + (int)i], err.msg);
+            rc = CLI_EXIT_FAIL;
+        } else {
+            sb_sink_printf(&sink, "%s: run %lld (%s)\n", argv[first + (int)i], (long long)id,
+                           sb_kvs_get(&runs[i]->labels, "source"));
+        }
+    }
+    sb_store_close(store);
+    int out_rc = put_stdout(&buf);
+    if (rc == CLI_EXIT_OK)
+        rc = out_rc;
+    sb_buf_free(&buf);
+    for (size_t i = 0; runs && i < n; i++)
+        sb_run_free(runs[i]);
+    free(runs);
+    cli_save_free(&(cli_save){ .labels = a.labels });
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
 /* ---- the command ----------------------------------------------------------- */
 
 static const struct {
@@ -555,7 +806,9 @@ static const struct {
 } subcommands[] = {
     { "list", results_list, "the saved runs: id, time, host, labels, targets, command" },
     { "show", results_show, "a saved run's tables, as first printed" },
+    { "compare", results_compare, "runs side by side, differences in % against the first" },
     { "export", results_export, "runs as CSV or JSON, one row per measurement" },
+    { "import", results_import, "add fio JSON, bonnie++ CSV and zcav logs to the archive" },
     { "delete", results_delete, "delete saved runs" },
 };
 
@@ -585,6 +838,7 @@ int cmd_results(const char *cmdline, int argc, char **argv)
     for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
         if (strcmp(argv[1], subcommands[i].name) == 0)
             return subcommands[i].fn(argc - 1, argv + 1);
-    cli_error("results: unknown command '%s' (list, show, export or delete)", argv[1]);
+    cli_error("results: unknown command '%s' (list, show, compare, export, import or delete)",
+              argv[1]);
     return CLI_EXIT_USAGE;
 }

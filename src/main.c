@@ -18,8 +18,10 @@ static const command commands[] = {
     { "run", cmd_run, "the standard check on each TARGET (default: the current directory)" },
     { "sweep", cmd_sweep,
       "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
+    { "zcav", cmd_zcav, "read throughput against offset of a device or file, zcav's format" },
     { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
-    { "results", cmd_results, "the archive of saved runs: list, show, export, delete" },
+    { "results", cmd_results,
+      "the archive of saved runs: list, show, compare, export, import, delete" },
 };
 
 static void usage(FILE *f)

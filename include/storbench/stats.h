@@ -115,6 +115,10 @@ typedef struct sb_stable_rule {
     double rel_ci;   /* maximum relative 95% half-width, e.g. 0.02 */
     uint64_t min_ns; /* never stop before this much sampled time */
     unsigned skip;   /* leading samples excluded from the estimate */
+    /* Also excluded: every sample that begins before warmup_ns of sampled
+     * time (a device's or a throttle's first burst can outlast one
+     * sample). 0 for none. */
+    uint64_t warmup_ns;
 } sb_stable_rule;
 
 typedef struct sb_estimate {

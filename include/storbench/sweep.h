@@ -95,7 +95,15 @@ SB_MUST_CHECK sb_status sb_sweep_check_config(const sb_sweep_config *c, sb_error
  * marked incomplete; that target's remaining points are skipped and the
  * other targets still run; the first error is returned. A raised stop flag
  * ends the sweep with SB_E_INTERRUPTED. Test files are removed in every
- * case. */
+ * case.
+ *
+ * What limits a result: each complete point of 64k and larger gets a
+ * "bottleneck" parameter when its target's bus is known or its CPU was
+ * saturated (lib/probe/ceilings.h says how it is decided). The run's host
+ * list gets the thermal zones' temperatures and the Raspberry Pi throttled
+ * mask before and after the sweep ("before.temp_c.<zone>",
+ * "after.throttled_raw", ...) and, when a throttling condition appeared
+ * during it, "throttling_began": the point after which it was first seen. */
 SB_MUST_CHECK sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths,
                                      size_t n_paths, sb_run *run, sb_error *err);
 

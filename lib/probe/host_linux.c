@@ -305,3 +305,27 @@ sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err)
         return sb_error_set(err, st, 0, "out of memory while describing the host");
     return SB_OK;
 }
+
+sb_status sb_probe_thermal(const char *root, sb_kvs *kvs, sb_error *err)
+{
+    char v[64];
+    sb_status st = thermal_zones(root, kvs);
+    read_line(root, "/sys/devices/platform/soc/soc:firmware/get_throttled", v, sizeof v);
+    sb_throttled t;
+    if (!st && sb_probe_throttled_decode(v, &t))
+        st = sb_kvs_setf(kvs, "throttled_raw", "0x%x", t.raw);
+    if (st)
+        return sb_error_set(err, st, 0, "out of memory while reading temperatures");
+    return SB_OK;
+}
+
+bool sb_probe_throttled_read(const char *root, unsigned *raw)
+{
+    char v[64];
+    read_line(root, "/sys/devices/platform/soc/soc:firmware/get_throttled", v, sizeof v);
+    sb_throttled t;
+    if (!sb_probe_throttled_decode(v, &t))
+        return false;
+    *raw = t.raw;
+    return true;
+}

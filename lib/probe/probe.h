@@ -68,6 +68,14 @@ SB_MUST_CHECK sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *e
 SB_MUST_CHECK sb_status sb_probe_block(const char *root, unsigned maj, unsigned min, sb_kvs *target,
                                        sb_kvs *device, sb_kvs *bus, sb_error *err);
 
+/* Adds the thermal state a run records before and after it: temp_c.<zone>
+ * for each thermal zone (as sb_probe_host) and throttled_raw ("0x50005")
+ * where the Raspberry Pi firmware exposes get_throttled. Cheap enough to
+ * call between measurements, never inside one. */
+SB_MUST_CHECK sb_status sb_probe_thermal(const char *root, sb_kvs *kvs, sb_error *err);
+/* The Raspberry Pi get_throttled mask in *raw; false where there is none. */
+bool sb_probe_throttled_read(const char *root, unsigned *raw);
+
 /* ---- pure decoding, no I/O (probe_decode.c) ---------------------------- */
 
 /* An SD card's CID register (SD spec 5.2). */

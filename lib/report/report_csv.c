@@ -1,6 +1,8 @@
 /*
  * report_csv.c: tidy CSV, one row per target, direction and block size,
- * every column named with its unit. Quoting follows RFC 4180.
+ * every column named with its unit. Quoting follows RFC 4180. The last
+ * column, bottleneck, is what limits a sequential point (see
+ * lib/probe/ceilings.h), empty when nothing is said.
  */
 #include <string.h>
 
@@ -28,7 +30,7 @@ sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sin
     double unit = sb_report_unit_bytes(o);
     sb_sink_printf(sink,
                    "target,fs,direction,bs_bytes,%s,ci95_%s,cpu_pct,bytes,seconds,samples,"
-                   "io_path,mode,stop,complete,error\n",
+                   "io_path,mode,stop,complete,error,bottleneck\n",
                    u, u);
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
@@ -58,7 +60,9 @@ sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sin
             field(sink, mode ? mode : "", false);
             field(sink, stop ? stop : "", false);
             field(sink, test->complete ? "yes" : "no", false);
-            field(sink, test->error ? test->error : "", true);
+            field(sink, test->error ? test->error : "", false);
+            const char *bneck = sb_kvs_get(&test->params, "bottleneck");
+            field(sink, bneck ? bneck : "", true);
         }
     }
     return sb_sink_status(sink, err);

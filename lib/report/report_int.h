@@ -4,6 +4,8 @@
 #ifndef SB_REPORT_INT_H
 #define SB_REPORT_INT_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "storbench/report.h"
@@ -28,5 +30,27 @@ struct json_t *sb_report_jstr(const char *s);
 
 /* "2026-12-02 10:40 UTC" from a Unix time. */
 void sb_report_utc(int64_t unix_s, char *buf, size_t len);
+
+/* A table of strings printed with aligned columns (report_table.c), for
+ * the sweep and compare tables. A cell is either one text, right-aligned
+ * over its column, or three tab-separated fields "value\tnote\tmarks":
+ * the values of a column right-aligned among themselves, the notes (a
+ * spread, a difference) among themselves, the marks ('~', '*') after
+ * them. Column 0 is left-aligned; columns are two spaces apart. */
+typedef struct sb_report_table {
+    char **cells; /* rows x cols, owned; NULL is an empty cell */
+    size_t rows;
+    size_t cols;
+    bool oom; /* a cell could not be formatted */
+} sb_report_table;
+
+/* false when out of memory. */
+bool sb_report_table_init(sb_report_table *t, size_t rows, size_t cols);
+/* Sets cell (r, c) to the formatted text (replacing what was there). */
+void sb_report_table_set(sb_report_table *t, size_t r, size_t c, const char *fmt, ...)
+    SB_PRINTF(4, 5);
+/* Writes the table to sink, one line per row, no trailing blanks. */
+void sb_report_table_print(const sb_report_table *t, sb_sink *sink);
+void sb_report_table_free(sb_report_table *t);
 
 #endif

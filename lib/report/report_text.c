@@ -11,7 +11,10 @@
  * widest cell or header and right-aligned, so numbers line up whatever
  * the paths. A cell of a point whose speed changed while it ran gets '~',
  * of an incomplete point '*'; a block size a target did not reach shows
- * '-'. The reasons follow the last table.
+ * '-'. A sequential point faster than its bus can carry gets '!': it
+ * came from a cache, and is not a device speed. The reasons follow the last
+ * table, then what limits each target's sequential points (the "bottleneck"
+ * parameter the runner stores) and whether throttling began during the run.
  */
 #include <errno.h>
 #include <math.h>
@@ -20,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "probe/ceilings.h"
 #include "report/report_int.h"
 #include "storbench/units.h"
 
@@ -46,150 +50,13 @@ static bool changed_speed(const sb_test *t, double *first, double *last)
     return d > TREND_REL * m->value && d > 2.0 * m->spread;
 }
 
-/* ---- a table of strings with right-aligned columns --------------------- */
-
-typedef struct table {
-    char **cells; /* rows x cols, owned; NULL is an empty cell */
-    size_t rows;
-    size_t cols;
-    bool oom;
-} table;
-
-static bool table_init(table *t, size_t rows, size_t cols)
+/* True when the runner found the point faster than its bus. */
+static bool faster_than_bus(const sb_test *t)
 {
-    t->rows = rows;
-    t->cols = cols;
-    t->oom = false;
-    t->cells = calloc(rows * cols, sizeof *t->cells);
-    return t->cells != NULL;
+    return sb_bottleneck_parse(sb_kvs_get(&t->params, "bottleneck")) == SB_BOTTLENECK_CACHE;
 }
 
-static void table_set(table *t, size_t r, size_t c, const char *fmt, ...) SB_PRINTF(4, 5);
-
-static void table_set(table *t, size_t r, size_t c, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    char *s = NULL;
-    if (vasprintf(&s, fmt, ap) < 0) {
-        s = NULL;
-        t->oom = true;
-    }
-    va_end(ap);
-    free(t->cells[r * t->cols + c]);
-    t->cells[r * t->cols + c] = s;
-}
-
-/* A cell is either one text, right-aligned over the whole column (headers,
- * CPU cells), or SUBS fields "rate\tspread\tmarks": the rates of a column
- * are right-aligned among themselves, the spreads among themselves, and the
- * marks ('~', '*') follow, so neither a wide spread nor a mark shifts the
- * digits of the others. */
-#define SUBS 3
-
-/* Splits s at tabs: the number of fields (1 or SUBS), their starts and
- * byte lengths. */
-static size_t split_cell(const char *s, const char *f[SUBS], size_t len[SUBS])
-{
-    size_t n = 0;
-    s = s ? s : "";
-    for (;;) {
-        const char *tab = strchr(s, '\t');
-        f[n] = s;
-        len[n] = tab ? (size_t)(tab - s) : strlen(s);
-        n++;
-        if (!tab || n == SUBS)
-            return n;
-        s = tab + 1;
-    }
-}
-
-/* Display columns of the first len bytes of s (UTF-8): bytes that do not
- * start a character (10xxxxxx) take no column. */
-static size_t columns_n(const char *s, size_t len)
-{
-    size_t n = 0;
-    for (size_t i = 0; i < len; i++)
-        n += ((unsigned char)s[i] & 0xC0) != 0x80;
-    return n;
-}
-
-static size_t total_width(const size_t *w)
-{
-    return w[0] + (w[1] ? 1 + w[1] : 0) + w[2];
-}
-
-/* Prints the table: column 0 left-aligned (the block-size labels), the
- * others right-aligned, two spaces apart, no trailing blanks. */
-static void table_print(const table *t, sb_sink *sink)
-{
-    size_t *w = calloc(SUBS * t->cols, sizeof *w); /* field widths per column */
-    if (!w) {
-        sb_sink_fail(sink, ENOMEM);
-        return;
-    }
-    const char *f[SUBS];
-    size_t len[SUBS];
-    for (size_t r = 0; r < t->rows; r++)
-        for (size_t c = 0; c < t->cols; c++)
-            if (split_cell(t->cells[r * t->cols + c], f, len) == SUBS)
-                for (size_t k = 0; k < SUBS; k++) {
-                    size_t n = columns_n(f[k], len[k]);
-                    w[SUBS * c + k] = n > w[SUBS * c + k] ? n : w[SUBS * c + k];
-                }
-    /* A whole-column text wider than the fields widens the rate field. */
-    for (size_t r = 0; r < t->rows; r++)
-        for (size_t c = 0; c < t->cols; c++)
-            if (split_cell(t->cells[r * t->cols + c], f, len) == 1) {
-                size_t n = columns_n(f[0], len[0]), tw = total_width(&w[SUBS * c]);
-                if (n > tw)
-                    w[SUBS * c] += n - tw;
-            }
-    for (size_t r = 0; r < t->rows; r++) {
-        sb_buf line = { 0 };
-        sb_sink lsink;
-        sb_sink_init_buf(&lsink, &line);
-        for (size_t c = 0; c < t->cols; c++) {
-            const size_t *cw = &w[SUBS * c];
-            size_t nf = split_cell(t->cells[r * t->cols + c], f, len);
-            int pad0 = (int)(cw[0] - columns_n(f[0], len[0]));
-            if (c == 0) {
-                sb_sink_printf(&lsink, "%.*s%*s", (int)len[0], f[0],
-                               (int)(total_width(cw) - columns_n(f[0], len[0])), "");
-            } else if (nf == 1) {
-                sb_sink_printf(&lsink, "  %*s%.*s",
-                               (int)(total_width(cw) - columns_n(f[0], len[0])), "", (int)len[0],
-                               f[0]);
-            } else {
-                sb_sink_printf(&lsink, "  %*s%.*s", pad0, "", (int)len[0], f[0]);
-                if (cw[1])
-                    sb_sink_printf(&lsink, " %*s%.*s", (int)(cw[1] - columns_n(f[1], len[1])), "",
-                                   (int)len[1], f[1]);
-                sb_sink_printf(&lsink, "%.*s%*s", (int)len[2], f[2],
-                               (int)(cw[2] - columns_n(f[2], len[2])), "");
-            }
-        }
-        size_t n = line.len;
-        while (n && line.data[n - 1] == ' ')
-            n--;
-        if (lsink.failed_errno)
-            sb_sink_fail(sink, lsink.failed_errno);
-        sb_sink_write(sink, line.data ? line.data : "", n);
-        sb_sink_puts(sink, "\n");
-        sb_buf_free(&line);
-    }
-    free(w);
-}
-
-static void table_free(table *t)
-{
-    for (size_t i = 0; t->cells && i < t->rows * t->cols; i++)
-        free(t->cells[i]);
-    free(t->cells);
-    t->cells = NULL;
-}
-
-/* ---- the sweep tables ---------------------------------------------------- */
+/* ---- the sweep tables (laid out by report_table.c) --------------------- */
 
 /* Appends the block sizes of a direction that are not in out yet, in the
  * order the targets have them. */
@@ -226,14 +93,14 @@ static const sb_test *find_point(const sb_target_res *tr, const char *dir, uint6
 }
 
 /* The two header rows: filesystem type, then path. */
-static void table_headers(table *tb, const sb_run *run)
+static void table_headers(sb_report_table *tb, const sb_run *run)
 {
-    table_set(tb, 0, 0, "block");
-    table_set(tb, 1, 0, "size");
+    sb_report_table_set(tb, 0, 0, "block");
+    sb_report_table_set(tb, 1, 0, "size");
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
-        table_set(tb, 0, t + 1, "%s", tr->fs_type[0] ? tr->fs_type : tr->kind);
-        table_set(tb, 1, t + 1, "%s", tr->path);
+        sb_report_table_set(tb, 0, t + 1, "%s", tr->fs_type[0] ? tr->fs_type : tr->kind);
+        sb_report_table_set(tb, 1, t + 1, "%s", tr->path);
     }
 }
 
@@ -242,13 +109,18 @@ typedef struct marks {
     bool changed;
     bool incomplete;
     bool missing;
+    bool cache;
 } marks;
 
 static void legend(const marks *m, sb_sink *sink)
 {
-    if (!m->changed && !m->incomplete && !m->missing)
+    if (!m->changed && !m->incomplete && !m->missing && !m->cache)
         return;
     const char *sep = "";
+    if (m->cache) {
+        sb_sink_printf(sink, "%s! faster than the bus: a cache, not a device speed", sep);
+        sep = ", ";
+    }
     if (m->changed) {
         sb_sink_printf(sink, "%s~ speed changed while measured", sep);
         sep = ", ";
@@ -259,7 +131,7 @@ static void legend(const marks *m, sb_sink *sink)
     }
     if (m->missing)
         sb_sink_printf(sink, "%s- not measured", sep);
-    sb_sink_puts(sink, (m->changed || m->incomplete) ? "; notes below\n" : "\n");
+    sb_sink_puts(sink, (m->changed || m->incomplete || m->cache) ? "; notes below\n" : "\n");
 }
 
 /* One throughput table; sets *m to the markers it used. Returns false when
@@ -271,8 +143,8 @@ static bool throughput_table(const sb_run *run, const sb_report_opts *o, const c
     size_t rows = collect_sizes(run, dir, sizes, 0);
     if (rows == 0)
         return false;
-    table tb;
-    if (!table_init(&tb, rows + 2, run->n_targets + 1)) {
+    sb_report_table tb;
+    if (!sb_report_table_init(&tb, rows + 2, run->n_targets + 1)) {
         sb_sink_fail(sink, ENOMEM);
         return false;
     }
@@ -280,31 +152,35 @@ static bool throughput_table(const sb_run *run, const sb_report_opts *o, const c
     table_headers(&tb, run);
     for (size_t r = 0; r < rows; r++) {
         char label[32];
-        table_set(&tb, r + 2, 0, "%s", sb_format_size(sizes[r], label, sizeof label));
+        sb_report_table_set(&tb, r + 2, 0, "%s", sb_format_size(sizes[r], label, sizeof label));
         for (size_t t = 0; t < run->n_targets; t++) {
             const sb_test *test = find_point(&run->targets[t], dir, sizes[r]);
             const sb_measurement *tp = test ? sb_test_measurement(test, "throughput") : NULL;
             double f, l;
             bool changed = test && changed_speed(test, &f, &l);
             bool incomplete = test && !test->complete;
-            const char *mark = changed && incomplete ? "~*" : changed ? "~" : incomplete ? "*" : "";
+            bool cache = test && faster_than_bus(test);
+            char mark[4];
+            snprintf(mark, sizeof mark, "%s%s%s", cache ? "!" : "", changed ? "~" : "",
+                     incomplete ? "*" : "");
+            m->cache |= cache;
             m->changed |= changed;
             m->incomplete |= incomplete;
             m->missing |= !tp;
             if (!tp)
-                table_set(&tb, r + 2, t + 1, "-\t\t%s", mark);
+                sb_report_table_set(&tb, r + 2, t + 1, "-\t\t%s", mark);
             else if (tp->spread > 0 && tp->value > 0)
-                table_set(&tb, r + 2, t + 1, "%.1f\t±%.1f%%\t%s", tp->value / unit,
-                          100.0 * tp->spread / tp->value, mark);
+                sb_report_table_set(&tb, r + 2, t + 1, "%.1f\t±%.1f%%\t%s", tp->value / unit,
+                                    100.0 * tp->spread / tp->value, mark);
             else
-                table_set(&tb, r + 2, t + 1, "%.1f\t\t%s", tp->value / unit, mark);
+                sb_report_table_set(&tb, r + 2, t + 1, "%.1f\t\t%s", tp->value / unit, mark);
         }
     }
     sb_sink_printf(sink, "%s, %s\n", title, sb_report_unit_name(o));
-    table_print(&tb, sink);
+    sb_report_table_print(&tb, sink);
     if (tb.oom)
         sb_sink_fail(sink, ENOMEM);
-    table_free(&tb);
+    sb_report_table_free(&tb);
     return true;
 }
 
@@ -355,17 +231,17 @@ static void cpu_table(const sb_run *run, sb_sink *sink)
 {
     uint64_t sizes[MAX_ROWS];
     size_t rows = collect_sizes(run, NULL, sizes, 0);
-    table tb;
+    sb_report_table tb;
     if (rows == 0)
         return;
-    if (!table_init(&tb, rows + 2, run->n_targets + 1)) {
+    if (!sb_report_table_init(&tb, rows + 2, run->n_targets + 1)) {
         sb_sink_fail(sink, ENOMEM);
         return;
     }
     table_headers(&tb, run);
     for (size_t r = 0; r < rows; r++) {
         char label[32], w[16], rd[16];
-        table_set(&tb, r + 2, 0, "%s", sb_format_size(sizes[r], label, sizeof label));
+        sb_report_table_set(&tb, r + 2, 0, "%s", sb_format_size(sizes[r], label, sizeof label));
         for (size_t t = 0; t < run->n_targets; t++) {
             const sb_test *wt = find_point(&run->targets[t], "write", sizes[r]);
             const sb_test *rt = find_point(&run->targets[t], "read", sizes[r]);
@@ -373,14 +249,14 @@ static void cpu_table(const sb_run *run, sb_sink *sink)
             const sb_measurement *rm = rt ? sb_test_measurement(rt, "cpu") : NULL;
             snprintf(w, sizeof w, wm ? "%.0f" : "-", wm ? wm->value : 0.0);
             snprintf(rd, sizeof rd, rm ? "%.0f" : "-", rm ? rm->value : 0.0);
-            table_set(&tb, r + 2, t + 1, "%3s / %3s", w, rd);
+            sb_report_table_set(&tb, r + 2, t + 1, "%3s / %3s", w, rd);
         }
     }
     sb_sink_puts(sink, "CPU % (user+sys, of one core), write / read\n");
-    table_print(&tb, sink);
+    sb_report_table_print(&tb, sink);
     if (tb.oom)
         sb_sink_fail(sink, ENOMEM);
-    table_free(&tb);
+    sb_report_table_free(&tb);
 }
 
 static void notes(const sb_run *run, const sb_report_opts *o, sb_sink *sink)
@@ -399,7 +275,79 @@ static void notes(const sb_run *run, const sb_report_opts *o, sb_sink *sink)
             if (!test->complete)
                 sb_sink_printf(sink, "* %s on %s: %s\n", test->name, tr->path,
                                test->error ? test->error : "stopped for an unknown reason");
+            if (faster_than_bus(test))
+                sb_sink_printf(sink, "! %s on %s: %s: not a device speed\n", test->name, tr->path,
+                               sb_kvs_get(&test->params, "bottleneck"));
         }
+    }
+}
+
+/* The annotated sequential point of a direction that says most about the
+ * target: the fastest one that is not a cache's speed, or else the fastest
+ * cache one. NULL when none is annotated. */
+static const sb_test *telling_point(const sb_target_res *tr, const char *dir)
+{
+    const sb_test *best = NULL;
+    double best_rate = -1;
+    bool best_cache = true;
+    for (size_t i = 0; i < tr->n_tests; i++) {
+        const sb_test *test = &tr->tests[i];
+        const char *d = sb_kvs_get(&test->params, "direction");
+        const char *b = sb_kvs_get(&test->params, "bottleneck");
+        if (!d || strcmp(d, dir) != 0 || sb_bottleneck_parse(b) == SB_BOTTLENECK_NONE)
+            continue;
+        bool cache = sb_bottleneck_parse(b) == SB_BOTTLENECK_CACHE;
+        double rate = sb_report_value(test, "throughput", 0);
+        if (!best || (best_cache && !cache) || (cache == best_cache && rate > best_rate)) {
+            best = test;
+            best_rate = rate;
+            best_cache = cache;
+        }
+    }
+    return best;
+}
+
+/* One line per target that has annotated points: "/media/usb: bus-limited
+ * at 1M write (USB 2.0 high speed, practical ≈ 38 MiB/s); ...". */
+static void bottlenecks(const sb_run *run, sb_sink *sink)
+{
+    bool title = false;
+    for (size_t t = 0; t < run->n_targets; t++) {
+        const sb_target_res *tr = &run->targets[t];
+        static const char *const dirs[] = { "write", "read" };
+        const sb_test *pts[2] = { telling_point(tr, dirs[0]), telling_point(tr, dirs[1]) };
+        if (!pts[0] && !pts[1])
+            continue;
+        if (!title) {
+            char min[32];
+            sb_sink_printf(sink, "\nWhat limits the sequential points (%s and larger)\n",
+                           sb_format_size(SB_SEQUENTIAL_MIN_BS, min, sizeof min));
+            title = true;
+        }
+        sb_sink_printf(sink, "%s: ", tr->path);
+        /* "kind (detail)": the point goes between the two, and one detail
+         * shared by both directions is said once. */
+        const char *b[2] = { NULL, NULL };
+        for (size_t k = 0; k < 2; k++)
+            b[k] = pts[k] ? sb_kvs_get(&pts[k]->params, "bottleneck") : NULL;
+        bool same = b[0] && b[1] && strcmp(b[0], b[1]) == 0;
+        const char *sep = "";
+        for (size_t k = 0; k < 2; k++) {
+            if (!b[k])
+                continue;
+            const char *detail = strstr(b[k], " (");
+            if (!detail)
+                detail = b[k] + strlen(b[k]);
+            char size[32];
+            sb_format_size(sb_report_param_u64(pts[k], "bs_bytes"), size, sizeof size);
+            if (same && k == 1)
+                sb_sink_printf(sink, " and %s %s%s", size, dirs[k], detail);
+            else
+                sb_sink_printf(sink, "%s%.*s at %s %s%s", sep, (int)(detail - b[k]), b[k], size,
+                               dirs[k], same ? "" : detail);
+            sep = "; ";
+        }
+        sb_sink_puts(sink, "\n");
     }
 }
 
@@ -432,9 +380,13 @@ sb_status sb_report_text(const sb_run *run, const sb_report_opts *o, sb_sink *si
         sb_sink_puts(sink, "\n");
     }
     cpu_table(run, sink);
-    if (wm.changed || wm.incomplete || rm.changed || rm.incomplete) {
+    if (wm.changed || wm.incomplete || wm.cache || rm.changed || rm.incomplete || rm.cache) {
         sb_sink_puts(sink, "\n");
         notes(run, o, sink);
     }
+    bottlenecks(run, sink);
+    char note[512];
+    if (sb_throttle_note(&run->host, note, sizeof note))
+        sb_sink_printf(sink, "\nThermal: %s\n", note);
     return sb_sink_status(sink, err);
 }

@@ -16,6 +16,8 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "probe/ceilings.h"
+#include "probe/probe.h"
 #include "storbench/clock.h"
 #include "storbench/stats.h"
 #include "storbench/sweep.h"
@@ -27,6 +29,11 @@
  * only shows where that block fell in a throttle's or a controller's
  * dispatch rhythm, not a rate. */
 #define MIN_CALLS 4
+#define WARMUP_MAX_NS 250000000ull
+/* A sample grows at most this much over the one before: the first samples
+ * may have caught a burst, and sizing the next by it would make it last
+ * many times sample_ns. */
+#define MAX_GROWTH 4
 #define LAYOUT_BS (1u << 20)
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
 #define BUF_ALIGN 4096u
@@ -66,6 +73,9 @@ typedef struct sweep {
     uint64_t done_points_ns; /* time of the points finished so far */
     size_t done_points;
     const char *target_path;
+    sb_run *run;
+    bool watch_throttle;      /* the firmware exposes get_throttled */
+    unsigned throttle_before; /* its mask when the sweep began */
 } sweep;
 
 /* How one point ended. */
@@ -220,26 +230,63 @@ static sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, sb_error *er
     return SB_OK;
 }
 
-/* Moves `calls` blocks, wrapping at p->limit. */
-static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *err)
+/* Starts the file again at offset 0. */
+static sb_status wrap(const sweep *s, point *p, sb_error *err)
 {
     const char *path = sb_testfile_path(p->tf);
-    for (uint64_t i = 0; i < calls; i++) {
-        if (p->pos + p->bs > p->limit) {
-            p->pos = 0;
-            SB_TRY(seek_to(s, p->fd, 0, path, err));
-            /* Starting the file again: what we read on the last pass is
-             * cached now, so drop it to stay cold. */
-            if (p->buffered_read)
-                SB_TRY(sb_cache_drop_file(p->fd, 0, 0, err));
-            /* Starting it again for writes: nothing of the last pass may
-             * still be dirty, or rewriting it would spare the device. */
-            if (p->is_write && fdatasync(p->fd) != 0)
-                return io_error(err, "fdatasync", errno, p->pos, path);
+    p->pos = 0;
+    SB_TRY(seek_to(s, p->fd, 0, path, err));
+    /* What we read on the last pass is cached now: drop it to stay cold. */
+    if (p->buffered_read)
+        SB_TRY(sb_cache_drop_file(p->fd, 0, 0, err));
+    /* Nothing of the last pass may still be dirty, or rewriting it would
+     * spare the device. */
+    if (p->is_write && fdatasync(p->fd) != 0)
+        return io_error(err, "fdatasync", errno, p->pos, path);
+    return SB_OK;
+}
+
+/* Moves `calls` blocks, wrapping at p->limit. This is the hot loop: the
+ * blocks up to the next wrap run in a tight inner loop over locals, one
+ * engine call each; a short or failed transfer leaves it for xfer_block,
+ * which completes the block or reports the error. */
+static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *err)
+{
+    const int fd = p->fd;
+    const uint64_t bs = p->bs;
+    char *const buf = s->buf;
+    ssize_t (*const rd)(int, void *, size_t, int64_t) = s->eng->read;
+    ssize_t (*const wr)(int, const void *, size_t, int64_t) = s->eng->write;
+    const bool is_write = p->is_write;
+    while (calls) {
+        if (p->pos + bs > p->limit)
+            SB_TRY(wrap(s, p, err));
+        uint64_t run = (p->limit - p->pos) / bs;
+        if (run > calls)
+            run = calls;
+        uint64_t pos = p->pos, end = pos + run * bs;
+        while (pos < end) {
+            ssize_t r = is_write ? wr(fd, buf, bs, (int64_t)pos) : rd(fd, buf, bs, (int64_t)pos);
+            if (r != (ssize_t)bs) {
+                /* Rare: complete this block the careful way. */
+                uint64_t done = r > 0 ? (uint64_t)r : 0;
+                if (r < 0 && errno != EINTR) {
+                    p->pos = pos;
+                    return io_error(err, is_write ? "write" : "read", errno, pos,
+                                    sb_testfile_path(p->tf));
+                }
+                sb_status st = xfer_block(s, fd, is_write, buf + done, bs - done, pos + done,
+                                          sb_testfile_path(p->tf), err);
+                if (st != SB_OK) {
+                    p->pos = pos;
+                    return st;
+                }
+            }
+            pos += bs;
         }
-        SB_TRY(xfer_block(s, p->fd, p->is_write, s->buf, p->bs, p->pos, path, err));
-        p->pos += p->bs;
-        p->bytes += p->bs;
+        p->pos = pos;
+        p->bytes += run * bs;
+        calls -= run;
     }
     return SB_OK;
 }
@@ -274,8 +321,9 @@ static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             p->why = STOP_MAX_BYTES;
         if (p->why != STOP_ERROR)
             break;
-        calls = calls_for(sb_samples_total_bytes(&p->samples), sb_samples_total_ns(&p->samples),
-                          c->sample_ns, p->bs);
+        uint64_t next = calls_for(sb_samples_total_bytes(&p->samples),
+                                  sb_samples_total_ns(&p->samples), c->sample_ns, p->bs);
+        calls = next > calls * MAX_GROWTH ? calls * MAX_GROWTH : next;
     }
     return SB_OK;
 }
@@ -496,6 +544,43 @@ static sb_status plan_file(const sweep *s, const sb_target *t, uint64_t *bytes, 
     return SB_OK;
 }
 
+/* Between points: when the Raspberry Pi firmware reports a throttling
+ * condition that had not occurred when the sweep began, records after which
+ * point it was first seen (once). Reading one sysfs file between points
+ * costs nothing the measurements see. */
+static sb_status watch_throttle(sweep *s, const sb_target_res *tres, sb_error *err)
+{
+    unsigned now;
+    if (!s->watch_throttle || sb_kvs_get(&s->run->host, SB_THROTTLING_BEGAN) ||
+        !sb_probe_throttled_read(NULL, &now) ||
+        !sb_throttle_new_conditions(s->throttle_before, now))
+        return SB_OK;
+    const sb_test *last = tres->n_tests ? &tres->tests[tres->n_tests - 1] : NULL;
+    if (sb_kvs_setf(&s->run->host, SB_THROTTLING_BEGAN, "%s on %s", last ? last->name : "layout",
+                    tres->path) != SB_OK)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    return SB_OK;
+}
+
+/* Adds the thermal probe to the run's host list, each key behind prefix. */
+static sb_status record_thermal(sb_run *run, const char *prefix, sb_error *err)
+{
+    sb_kvs kvs = { 0 };
+    sb_status st = sb_probe_thermal(NULL, &kvs, err);
+    for (size_t i = 0; st == SB_OK && i < kvs.n; i++) {
+        char key[256];
+        snprintf(key, sizeof key, "%s%s", prefix, kvs.v[i].key);
+        if (sb_kvs_set(&run->host, key, kvs.v[i].value) != SB_OK)
+            st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    }
+    for (size_t i = 0; i < kvs.n; i++) {
+        free(kvs.v[i].key);
+        free(kvs.v[i].value);
+    }
+    free(kvs.v);
+    return st;
+}
+
 /* All points of one target. Returns the first error; the test file is
  * removed whatever happens. */
 static sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run *run, sb_error *err)
@@ -521,13 +606,28 @@ static sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run 
      * inside the timed part, as fio lays out its files first). */
     if (st == SB_OK && dir && s->c->do_write && !s->c->fixed_bytes)
         st = lay_out(s, tf, file_bytes, err);
-    for (size_t i = 0; st == SB_OK && s->c->do_write && i < s->c->n_bs; i++)
+    for (size_t i = 0; st == SB_OK && s->c->do_write && i < s->c->n_bs; i++) {
         st = run_point(s, tres, tf, file_bytes, true, s->c->bs[i], err);
+        if (st == SB_OK)
+            st = watch_throttle(s, tres, err);
+    }
     if (st == SB_OK && dir && s->c->do_read)
         st = lay_out(s, tf, file_bytes, err);
-    for (size_t i = 0; st == SB_OK && s->c->do_read && i < s->c->n_bs; i++)
+    for (size_t i = 0; st == SB_OK && s->c->do_read && i < s->c->n_bs; i++) {
         st = run_point(s, tres, tf, file_bytes, false, s->c->bs[i], err);
+        if (st == SB_OK)
+            st = watch_throttle(s, tres, err);
+    }
     sb_testfile_remove(tf);
+    /* Name what limits each sequential point, also when the target stopped
+     * early (the complete points keep their meaning). */
+    sb_error aerr;
+    sb_status ast = sb_bottleneck_annotate(tres, &aerr);
+    if (st == SB_OK && ast != SB_OK) {
+        st = ast;
+        if (err)
+            *err = aerr;
+    }
     return st;
 }
 
@@ -583,9 +683,16 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
         return sb_error_set(err, SB_E_INVALID, 0, "no target given");
     sweep s = { .c = c };
     s.eng = sb_engine_find(c->engine);
-    s.rule = (sb_stable_rule){
-        .window = c->window, .rel_ci = c->rel_ci, .min_ns = c->min_ns, .skip = 1
-    };
+    /* The warm-up: the first sample, and everything that begins within
+     * the first quarter of min time (at most 250 ms). A throttle grants a
+     * slice of credit (~100 ms worth) after idle, and devices have their own
+     * first bursts; counting them would flatter the rate by a few %. */
+    uint64_t warmup = c->min_ns / 4 < WARMUP_MAX_NS ? c->min_ns / 4 : WARMUP_MAX_NS;
+    s.rule = (sb_stable_rule){ .window = c->window,
+                               .rel_ci = c->rel_ci,
+                               .min_ns = c->min_ns,
+                               .skip = 1,
+                               .warmup_ns = warmup };
 
     /* Open and check every target before anything is written. */
     sb_target **targets = calloc(n_paths, sizeof *targets);
@@ -619,6 +726,13 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
         s.buf = buf;
     }
     if (st == SB_OK) {
+        /* Temperatures and throttling before and after the sweep: a board
+         * that throttles while it runs measures slower than it is. */
+        s.run = run;
+        st = record_thermal(run, SB_THERMAL_BEFORE, err);
+        s.watch_throttle = sb_probe_throttled_read(NULL, &s.throttle_before);
+    }
+    if (st == SB_OK) {
         fill_random(s.buf, (size_t)max_bs);
         s.started_ns = sb_clock_ns();
         s.n_points = n_paths * c->n_bs * ((c->do_write ? 1u : 0u) + (c->do_read ? 1u : 0u));
@@ -637,6 +751,13 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
             s.point = (i + 1) * c->n_bs * ((c->do_write ? 1u : 0u) + (c->do_read ? 1u : 0u));
         }
         run->elapsed_s = (double)(sb_clock_ns() - s.started_ns) / 1e9;
+        sb_error terr2;
+        sb_status tst = record_thermal(run, SB_THERMAL_AFTER, &terr2);
+        if (first == SB_OK && tst != SB_OK) {
+            first = tst;
+            if (err)
+                *err = terr2;
+        }
         st = first;
     }
     for (size_t i = 0; targets && i < n_paths; i++)

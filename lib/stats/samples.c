@@ -11,8 +11,9 @@
  *   warm-up ones: it bounds how long the measurement has run, not how much
  *   of it is used.
  * - The rule's window is the last `window` samples and never reaches into
- *   the first `skip`: with fewer than skip + window samples the series is
- *   not stable.
+ *   the warm-up (the first `skip` samples and every sample that began
+ *   before warmup_ns of sampled time): with fewer samples after the warm-up
+ *   than the window, the series is not stable.
  * - Rule and estimate use one estimator: the rate is total bytes over total
  *   time of the samples considered (what "bytes moved per second" means when
  *   intervals differ in length), and the half-width is t95(m - 1) times the
@@ -164,11 +165,24 @@ static void span_collect(const sb_samples *s, size_t from, size_t to, span_stats
     st->half = sb_t95((unsigned)(st->m - 1)) * se * 1e9;
 }
 
+/* The first sample the rule and the estimate may use: after the first
+ * `skip`, and after every sample that began within the warm-up. */
+static size_t first_used(const sb_samples *s, const sb_stable_rule *rule)
+{
+    size_t i = rule->skip;
+    uint64_t before = 0;
+    for (size_t k = 0; k < i && k < s->n; k++)
+        before += s->v[k].ns;
+    while (i < s->n && before < rule->warmup_ns)
+        before += s->v[i++].ns;
+    return i;
+}
+
 bool sb_samples_stable(const sb_samples *s, const sb_stable_rule *rule)
 {
     if (rule->window < 2)
         return false;
-    if (s->n < (size_t)rule->skip + rule->window)
+    if (s->n < first_used(s, rule) + rule->window)
         return false;
     if (sb_samples_total_ns(s) < rule->min_ns)
         return false;
@@ -203,7 +217,9 @@ static void halves(const sb_samples *s, size_t from, double *first, double *last
 
 void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_estimate *out)
 {
-    size_t from = s->n > rule->skip ? rule->skip : 0;
+    size_t from = first_used(s, rule);
+    if (from >= s->n)
+        from = s->n > rule->skip ? rule->skip : 0;
     span_stats st;
     span_collect(s, from, s->n, &st);
     out->rate = st.rate;

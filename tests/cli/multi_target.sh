@@ -90,7 +90,7 @@ check_csv() { # FILE UNIT ROWS TARGETS...
 import csv, sys
 path, unit, nrows, targets = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4:]
 want = ("target,fs,direction,bs_bytes,{u},ci95_{u},cpu_pct,bytes,seconds,samples,"
-        "io_path,mode,stop,complete,error").format(u=unit)
+        "io_path,mode,stop,complete,error,bottleneck").format(u=unit)
 text = open(path, encoding="utf-8", newline="").read()
 header, _, _ = text.partition("\n")
 if header != want:

@@ -40,6 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "probe/ceilings.h"
 #include "storbench/report.h"
 #include "storbench/result.h"
 #include "storbench/sink.h"
@@ -250,6 +251,173 @@ static sb_run *golden_run(void)
     return run;
 }
 
+/* The bottleneck run: three targets whose info carries bus facts as
+ * sb_target_describe stores them, sequential points annotated by
+ * sb_bottleneck_annotate as the runner does, and a host whose throttling
+ * began during the run.
+ *
+ *   /media/usb   USB 2.0 on usb-storage: 1M write and read near 38 MiB/s
+ *                (bus-limited); 4k is not a sequential point (no note)
+ *   /mnt/sata    SATA 3 Gb/s: 1M write 120 MiB/s (device-limited), 1M read
+ *                612 MiB/s, more than the link carries (cache?)
+ *   /mnt/loop    a loop device (bus unknown): 1M write at 99% CPU
+ *                (CPU-bound), 1M read says nothing */
+static const point usb_points[] = {
+    { .dir = "write",
+      .bs = 4096,
+      .io_path = WRITE_PATH,
+      .stop = "stable",
+      .mib_s = 12.0,
+      .spread_mib_s = 0.2,
+      .samples_mib_s = { 12.0, 12.1, 11.9 },
+      .n_samples = 3,
+      .cpu_pct = 20.0,
+      .bytes = 37748736,
+      .elapsed_s = 3.0 },
+    { .dir = "write",
+      .bs = 1048576,
+      .io_path = WRITE_PATH,
+      .stop = "stable",
+      .mib_s = 36.2,
+      .spread_mib_s = 0.3,
+      .samples_mib_s = { 36.0, 36.3, 36.2 },
+      .n_samples = 3,
+      .cpu_pct = 4.0,
+      .bytes = 113246208,
+      .elapsed_s = 3.0 },
+    { .dir = "read",
+      .bs = 4096,
+      .io_path = "direct",
+      .stop = "stable",
+      .mib_s = 9.5,
+      .spread_mib_s = 0.1,
+      .samples_mib_s = { 9.5, 9.4, 9.6 },
+      .n_samples = 3,
+      .cpu_pct = 8.0,
+      .bytes = 29884416,
+      .elapsed_s = 3.0 },
+    { .dir = "read",
+      .bs = 1048576,
+      .io_path = "direct",
+      .stop = "stable",
+      .mib_s = 37.5,
+      .spread_mib_s = 0.2,
+      .samples_mib_s = { 37.4, 37.6, 37.5 },
+      .n_samples = 3,
+      .cpu_pct = 2.0,
+      .bytes = 117440512,
+      .elapsed_s = 3.0 },
+};
+static const point sata_points[] = {
+    { .dir = "write",
+      .bs = 1048576,
+      .io_path = WRITE_PATH,
+      .stop = "stable",
+      .mib_s = 120.0,
+      .spread_mib_s = 1.0,
+      .samples_mib_s = { 119.0, 121.0, 120.0 },
+      .n_samples = 3,
+      .cpu_pct = 6.0,
+      .bytes = 377487360,
+      .elapsed_s = 3.0 },
+    { .dir = "read",
+      .bs = 1048576,
+      .io_path = "buffered, file cache dropped",
+      .stop = "stable",
+      .mib_s = 612.0,
+      .spread_mib_s = 5.0,
+      .samples_mib_s = { 610.0, 615.0, 611.0 },
+      .n_samples = 3,
+      .cpu_pct = 30.0,
+      .bytes = 1925185536,
+      .elapsed_s = 3.0 },
+};
+static const point loop_points[] = {
+    { .dir = "write",
+      .bs = 1048576,
+      .io_path = WRITE_PATH,
+      .stop = "stable",
+      .mib_s = 850.0,
+      .spread_mib_s = 9.0,
+      .samples_mib_s = { 845.0, 850.0, 855.0 },
+      .n_samples = 3,
+      .cpu_pct = 99.0,
+      .bytes = 2673868800,
+      .elapsed_s = 3.0 },
+    { .dir = "read",
+      .bs = 1048576,
+      .io_path = "direct",
+      .stop = "stable",
+      .mib_s = 1500.0,
+      .spread_mib_s = 10.0,
+      .samples_mib_s = { 1490.0, 1500.0, 1510.0 },
+      .n_samples = 3,
+      .cpu_pct = 40.0,
+      .bytes = 4718592000,
+      .elapsed_s = 3.0 },
+};
+
+static void set_all(sb_kvs *kvs, const char *const *pairs)
+{
+    sb_error err = { 0 };
+    for (size_t i = 0; pairs[i]; i += 2)
+        ok(sb_kvs_set(kvs, pairs[i], pairs[i + 1]), &err);
+}
+
+static sb_run *bottleneck_run(void)
+{
+    sb_error err = { 0 };
+    sb_run *run =
+        sb_run_new("storbench sweep --bs 4k,1M /media/usb /mnt/sata /mnt/loop", STARTED_UNIX);
+    assert_non_null(run);
+    run->elapsed_s = 120.0;
+    static const char *const host[] = { "hostname",
+                                        "raspberrypi",
+                                        "kernel",
+                                        "6.1.21-v8+",
+                                        "board",
+                                        "Raspberry Pi 4 Model B Rev 1.4",
+                                        SB_THERMAL_BEFORE "temp_c.cpu-thermal",
+                                        "48.7",
+                                        SB_THERMAL_BEFORE "throttled_raw",
+                                        "0x0",
+                                        SB_THROTTLING_BEGAN,
+                                        "write 1M on /mnt/sata",
+                                        SB_THERMAL_AFTER "temp_c.cpu-thermal",
+                                        "81.2",
+                                        SB_THERMAL_AFTER "throttled_raw",
+                                        "0x60006",
+                                        NULL };
+    set_all(&run->host, host);
+    static const char *const usb[] = {
+        "devno",          "8:1",         "bus.type", "usb", "bus.usb_speed_mbps", "480",
+        "bus.usb_driver", "usb-storage", NULL
+    };
+    static const char *const sata[] = {
+        "devno", "8:17", "bus.type", "sata", "bus.sata_link_speed", "3.0 Gbps", NULL
+    };
+    static const char *const loop[] = { "devno", "7:0", "bus.type", "virtual", NULL };
+    const struct {
+        const char *path;
+        const char *const *info;
+        const point *points;
+        size_t n;
+    } targets[] = {
+        { "/media/usb", usb, usb_points, ARRAY_LEN(usb_points) },
+        { "/mnt/sata", sata, sata_points, ARRAY_LEN(sata_points) },
+        { "/mnt/loop", loop, loop_points, ARRAY_LEN(loop_points) },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(targets); i++) {
+        sb_target_res *t;
+        ok(sb_result_add_target(run, targets[i].path, "directory", "ext4", &t, &err), &err);
+        set_all(&t->info, targets[i].info);
+        for (size_t k = 0; k < targets[i].n; k++)
+            add_point(t, &targets[i].points[k]);
+        ok(sb_bottleneck_annotate(t, &err), &err);
+    }
+    return run;
+}
+
 /* ---- rendering and golden files ----------------------------------------- */
 
 /* Renders run into a new buffer (which the caller frees) and returns the
@@ -337,9 +505,9 @@ static void print_first_difference(const char *actual, const char *expected)
 
 /* Compares the rendering of fmt with golden/<name>, or writes it there when
  * SB_UPDATE_GOLDEN=1. */
-static void check_golden(sb_format fmt, bool si, const char *name)
+static void check_golden_of(sb_run *(*build)(void), sb_format fmt, bool si, const char *name)
 {
-    sb_run *run = golden_run();
+    sb_run *run = build();
     sb_buf out;
     sb_error err = { 0 };
     ok(render(run, fmt, si, &out, &err), &err);
@@ -373,6 +541,37 @@ static void check_golden(sb_format fmt, bool si, const char *name)
         assert_true(same);
     }
     free(actual);
+    sb_buf_free(&out);
+    sb_run_free(run);
+}
+
+static void check_golden(sb_format fmt, bool si, const char *name)
+{
+    check_golden_of(golden_run, fmt, si, name);
+}
+
+/* The bottleneck notes: text with the '!' mark, the summary lines and the
+ * thermal note (golden); CSV and JSON carry each point's annotation. */
+static void test_golden_bottleneck(void **state)
+{
+    (void)state;
+    check_golden_of(bottleneck_run, SB_FORMAT_TEXT, false, "sweep_bottleneck.txt");
+    sb_run *run = bottleneck_run();
+    sb_error err = { 0 };
+    sb_buf out;
+    ok(render(run, SB_FORMAT_CSV, false, &out, &err), &err);
+    assert_non_null(strstr(out.data, ",complete,error,bottleneck\n"));
+    assert_non_null(strstr(out.data,
+                           "/media/usb,ext4,write,1048576,36.200,0.300,4.0,113246208,"
+                           "3.000000,3,\"buffered, fdatasync\",adaptive,stable,yes,,"
+                           "\"bus-limited (USB 2.0 high speed, practical ≈ 38 MiB/s)\"\n"));
+    assert_non_null(strstr(out.data, "/media/usb,ext4,write,4096,12.000,0.200,20.0,37748736,"
+                                     "3.000000,3,\"buffered, fdatasync\",adaptive,stable,yes,,\n"));
+    sb_buf_free(&out);
+    ok(render(run, SB_FORMAT_JSON, false, &out, &err), &err);
+    assert_non_null(strstr(out.data, "\"bottleneck\": \"cache? faster than the bus (612.0 MiB/s > "
+                                     "ceiling 286 MiB/s of SATA 3 Gb/s)\""));
+    assert_non_null(strstr(out.data, "\"after.throttled_raw\": \"0x60006\""));
     sb_buf_free(&out);
     sb_run_free(run);
 }
@@ -537,10 +736,10 @@ static void test_csv_quoting(void **state)
     sb_buf out;
     ok(render(run, SB_FORMAT_CSV, false, &out, &err), &err);
     const char *want = "target,fs,direction,bs_bytes,mib_per_s,ci95_mib_per_s,cpu_pct,bytes,"
-                       "seconds,samples,io_path,mode,stop,complete,error\n"
+                       "seconds,samples,io_path,mode,stop,complete,error,bottleneck\n"
                        "\"/mnt/a,b \"\"c\"\"\",ext4,write,4096,2.000,0.500,10.0,4096,0.500000,1,"
                        "\"buffered, fdatasync\",adaptive,error,no,"
-                       "\"write failed: \"\"disk\"\" gone,\nfor good\"\n";
+                       "\"write failed: \"\"disk\"\" gone,\nfor good\",\n";
     assert_string_equal(out.data, want);
     sb_buf_free(&out);
 
@@ -562,7 +761,8 @@ static void test_empty_run(void **state)
     sb_buf out;
     ok(render(run, SB_FORMAT_CSV, false, &out, &err), &err);
     assert_string_equal(out.data, "target,fs,direction,bs_bytes,mib_per_s,ci95_mib_per_s,cpu_pct,"
-                                  "bytes,seconds,samples,io_path,mode,stop,complete,error\n");
+                                  "bytes,seconds,samples,io_path,mode,stop,complete,error,"
+                                  "bottleneck\n");
     sb_buf_free(&out);
     ok(render(run, SB_FORMAT_TEXT, false, &out, &err), &err);
     assert_non_null(strstr(out.data, "2024-12-02 09:00 UTC"));
@@ -580,7 +780,7 @@ int main(void)
         cmocka_unit_test(test_golden_csv),    cmocka_unit_test(test_golden_json),
         cmocka_unit_test(test_deterministic), cmocka_unit_test(test_parse_format),
         cmocka_unit_test(test_failing_sink),  cmocka_unit_test(test_csv_quoting),
-        cmocka_unit_test(test_empty_run),
+        cmocka_unit_test(test_empty_run),     cmocka_unit_test(test_golden_bottleneck),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -437,7 +437,7 @@ static void test_samples_empty(void **state)
     (void)state;
     sb_samples s;
     sb_samples_init(&s);
-    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 0, 0 };
+    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 0, 0, 0 };
     assert_int_equal(sb_samples_total_ns(&s), 0);
     assert_int_equal(sb_samples_total_bytes(&s), 0);
     assert_false(sb_samples_stable(&s, &rule));
@@ -507,7 +507,7 @@ static void test_stable_constant(void **state)
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
         const sb_stable_rule rule = { cases[c].window, SB_STABLE_REL_CI, cases[c].min_ns,
-                                      cases[c].skip };
+                                      cases[c].skip, 0 };
         sb_samples s;
         sb_samples_init(&s);
         for (size_t n = 1; n <= 40; n++) {
@@ -536,8 +536,8 @@ static void test_stable_constant(void **state)
 static void test_stable_noisy(void **state)
 {
     (void)state;
-    const sb_stable_rule tight = { 8, 0.02, 1000000000, 0 };
-    const sb_stable_rule loose = { 8, 0.10, 1000000000, 0 };
+    const sb_stable_rule tight = { 8, 0.02, 1000000000, 0, 0 };
+    const sb_stable_rule loose = { 8, 0.10, 1000000000, 0, 0 };
     uint64_t st = 7;
     sb_samples s;
     sb_samples_init(&s);
@@ -569,7 +569,7 @@ static void test_stable_slc_cache(void **state)
 {
     (void)state;
     enum { FAST = 20, TOTAL = 40 };
-    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 1000000000, 2 };
+    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 1000000000, 2, 0 };
     sb_samples s;
     sb_samples_init(&s);
     double fast_bytes = 2e7; /* per 100 ms: 200 MB/s */
@@ -618,7 +618,7 @@ static void test_stable_slc_cache(void **state)
 static void test_skip_honoured(void **state)
 {
     (void)state;
-    const sb_stable_rule rule = { 8, SB_STABLE_REL_CI, 0, 3 };
+    const sb_stable_rule rule = { 8, SB_STABLE_REL_CI, 0, 3, 0 };
     sb_samples s;
     sb_samples_init(&s);
     sb_estimate e;
@@ -659,7 +659,7 @@ static void test_estimate_numeric(void **state)
     /* Not stable (3 < window): every sample. The rate is 600 B / 4 s = 150
      * B/s; the residuals b - R t are -50, 150 and -100 B, so the ratio's
      * standard error is sqrt(35000 / 2) / (sqrt(3) * 4/3 s). */
-    const sb_stable_rule wide = { 8, 0.02, 0, 0 };
+    const sb_stable_rule wide = { 8, 0.02, 0, 0, 0 };
     sb_samples_init(&s);
     samples_push(&s, 100, 1000000000);
     samples_push(&s, 300, 1000000000);
@@ -687,7 +687,7 @@ static void test_estimate_numeric(void **state)
      * 1000, sd = sqrt(200 / 3), half-width 3.182 * sd / 2 ~ 13 <= 5% of
      * 1000. The estimate still covers all 6 samples (skip 0): the window
      * only decides when to stop. */
-    const sb_stable_rule four = { 4, 0.05, 0, 0 };
+    const sb_stable_rule four = { 4, 0.05, 0, 0, 0 };
     static const uint64_t bytes[] = { 5000, 5000, 1000, 1010, 990, 1000 };
     sb_samples_init(&s);
     for (size_t i = 0; i < ARRAY_LEN(bytes); i++)
@@ -702,7 +702,7 @@ static void test_estimate_numeric(void **state)
     assert_close(e.rate_last, 1000.0, 1e-9);
 
     /* The same window at 1% is not stable; the estimate is the same. */
-    const sb_stable_rule strict = { 4, 0.01, 0, 0 };
+    const sb_stable_rule strict = { 4, 0.01, 0, 0, 0 };
     assert_false(sb_samples_stable(&s, &strict));
     sb_samples_estimate(&s, &strict, &e);
     assert_int_equal(e.used, 6);
@@ -716,6 +716,32 @@ static void test_estimate_numeric(void **state)
     assert_int_equal(e.used, 1);
     assert_close(e.rate, 123e6, 1e-6);
     assert_close(e.half_width, 0.0, 0.0);
+    sb_samples_free(&s);
+}
+
+/* A burst at the start (a throttle's credit) outlasting the first sample:
+ * warmup_ns keeps every sample that began within it out of the rule and the
+ * estimate, which then show the steady rate only. */
+static void test_warmup(void **state)
+{
+    (void)state;
+    const sb_stable_rule rule = { 4, SB_STABLE_REL_CI, 0, 1, 250000000 };
+    sb_samples s;
+    sb_samples_init(&s);
+    samples_push(&s, 8000000, 10000000);  /* 0 ms: burst, 800 MB/s */
+    samples_push(&s, 4000000, 100000000); /* 10 ms: 40 MB/s, still in the warm-up */
+    samples_push(&s, 1000000, 100000000); /* 110 ms: begins in the warm-up */
+    samples_push(&s, 1000000, 100000000); /* 210 ms: begins in the warm-up */
+    for (int i = 0; i < 3; i++) {
+        samples_push(&s, 1000000, 100000000); /* from 310 ms: 10 MB/s */
+        assert_false(sb_samples_stable(&s, &rule));
+    }
+    samples_push(&s, 1000000, 100000000);
+    assert_true(sb_samples_stable(&s, &rule));
+    sb_estimate e;
+    sb_samples_estimate(&s, &rule, &e);
+    assert_int_equal(e.used, 4);
+    assert_close(e.rate, 10e6, 1e-6);
     sb_samples_free(&s);
 }
 
@@ -738,6 +764,7 @@ int main(void)
         cmocka_unit_test(test_stable_constant),
         cmocka_unit_test(test_stable_noisy),
         cmocka_unit_test(test_stable_slc_cache),
+        cmocka_unit_test(test_warmup),
         cmocka_unit_test(test_skip_honoured),
         cmocka_unit_test(test_estimate_numeric),
     };

@@ -1,0 +1,62 @@
+/*
+ * import.h: results of other tools, read into the result model so that
+ * they join the archive (`storbench results import FILE...`).
+ *
+ * Three formats, recognised by their content (not the file name):
+ *
+ *   fio       the JSON of fio 3.x's --output-format=json (an object with a
+ *             "fio version" key and a "jobs" array). One target per file
+ *             the jobs name (their "filename", else "directory" option),
+ *             one test of kind "fio" per job and direction that moved
+ *             data, named "JOB read" / "JOB write" / "JOB trim", with the
+ *             job's options as parameters and the measurements throughput
+ *             (B/s), iops (1/s), lat_mean (ns, completion plus submission),
+ *             clat_p50 / clat_p90 / clat_p99 / clat_p99.9 (ns), cpu (%, user
+ *             plus system of the job), bytes (B) and elapsed (s). The run's
+ *             time is fio's "timestamp".
+ *   bonnie++  CSV lines of bonnie++ (formats 1.96: 47 fields, 1.97: 48 with
+ *             the chunk size, 1.98: 50 with the seek count and seekers).
+ *             One target per line (the line's machine name), tests of kind
+ *             "bonnie++": putc, write, rewrite, getc, read (throughput in
+ *             B/s from K/sec), seeks and the six file tests (sequential /
+ *             random create, read, delete; ops in 1/s), each with cpu (%)
+ *             and latency (ns). A field "+++++" or "+++" (bonnie++: too fast
+ *             to measure) stores no value; an empty field means the test
+ *             was not run. The line holds no time: the file's mtime is the
+ *             run's time.
+ *   zcav      zcav's log: "#block offset (GiB), MiB/s, time" then one line
+ *             "%.2f %.2f %.3f" per block; lines "#OFFSET ++++ TIME" (too
+ *             fast to measure) and other '#' lines are comments. One target
+ *             (the device of "# Finished loop N, on device D", else the
+ *             file's name), one test of kind "zcav" named "read" shaped as
+ *             storbench zcav records it: samples block_offset (B),
+ *             block_time (s) and throughput (B/s; its value is all bytes
+ *             over all time). Blocks too fast to measure are counted in the
+ *             parameter too_fast_blocks. The run's time is the file's mtime.
+ *
+ * Every run is labelled source=fio|bonnie++|zcav, its tool and version are
+ * the other tool's, and its command records the import. A file that is
+ * not one of these, or is damaged, is refused with SB_E_INVALID and one
+ * message "FILE:LINE: what is wrong"; nothing is returned then.
+ */
+#ifndef STORBENCH_IMPORT_H
+#define STORBENCH_IMPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storbench/result.h"
+#include "storbench/status.h"
+
+/* Reads the file at path and returns its run in *out (free with
+ * sb_run_free; NULL on failure). SB_E_INVALID for a malformed file, as
+ * above; SB_E_NOTFOUND, SB_E_PERM or SB_E_IO when it cannot be read. */
+SB_MUST_CHECK sb_status sb_import_file(const char *path, sb_run **out, sb_error *err);
+
+/* As sb_import_file for len bytes already in memory: name is used in
+ * messages and as a fallback target name, mtime_unix as the run's time
+ * when the format has none. */
+SB_MUST_CHECK sb_status sb_import_buffer(const char *name, const char *data, size_t len,
+                                         int64_t mtime_unix, sb_run **out, sb_error *err);
+
+#endif

@@ -1,0 +1,558 @@
+/*
+ * report_compare.c: runs side by side (see include/storbench/compare.h).
+ *
+ * First the columns (every target with at least one test, run by run),
+ * then the rows: every comparable measurement of every column, merged by
+ * (kind, test name, metric, unit) in the order first met, grouped into
+ * tables by kind and metric (and direction, for a sweep), a sweep's rows
+ * sorted by block size. The three formats then walk the same rows.
+ */
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "report/report_int.h"
+#include "storbench/compare.h"
+#include "storbench/units.h"
+
+typedef struct column {
+    int64_t run_id;
+    const sb_run *run;
+    const sb_target_res *target;
+} column;
+
+typedef struct row {
+    const char *kind; /* borrowed from the first test that had it */
+    const char *name;
+    const char *metric;
+    const char *unit;
+    const char *dir; /* a sweep's direction, else NULL */
+    uint64_t bs;     /* a sweep's block size */
+    size_t group;    /* index of its table, in order of first appearance */
+    size_t seq;      /* order of first appearance */
+} row;
+
+typedef struct layout {
+    column *cols;
+    size_t n_cols;
+    row *rows;
+    size_t n_rows, cap_rows;
+    size_t n_groups;
+} layout;
+
+static bool streq(const char *a, const char *b)
+{
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+static bool is_sweep(const sb_test *t)
+{
+    return strcmp(t->kind, "sweep") == 0;
+}
+
+/* Whether a measurement is a result worth a row: a sweep's throughput;
+ * for other kinds everything but the bookkeeping. */
+static bool comparable(const sb_test *t, const sb_measurement *m)
+{
+    static const char *const skip[] = {
+        "bytes",
+        "elapsed",
+        "samples",
+        "throughput_first_half",
+        "throughput_second_half",
+        "block_offset",
+        "block_time",
+        "pass_bytes",
+        "pass_time",
+    };
+    if (is_sweep(t))
+        return strcmp(m->metric, "throughput") == 0;
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+        if (strcmp(m->metric, skip[i]) == 0)
+            return false;
+    return true;
+}
+
+/* Rows of the same table: same kind, metric and unit, and for a sweep the
+ * same direction. */
+static bool same_group(const row *a, const row *b)
+{
+    return strcmp(a->kind, b->kind) == 0 && strcmp(a->metric, b->metric) == 0 &&
+           strcmp(a->unit, b->unit) == 0 && streq(a->dir, b->dir);
+}
+
+static bool add_row(layout *l, const sb_test *t, const sb_measurement *m)
+{
+    const char *dir = is_sweep(t) ? sb_kvs_get(&t->params, "direction") : NULL;
+    for (size_t i = 0; i < l->n_rows; i++) {
+        const row *r = &l->rows[i];
+        if (strcmp(r->kind, t->kind) == 0 && strcmp(r->name, t->name) == 0 &&
+            strcmp(r->metric, m->metric) == 0 && strcmp(r->unit, m->unit) == 0)
+            return true;
+    }
+    if (l->n_rows == l->cap_rows) {
+        size_t cap = l->cap_rows ? 2 * l->cap_rows : 32;
+        row *v = realloc(l->rows, cap * sizeof *v);
+        if (!v)
+            return false;
+        l->rows = v;
+        l->cap_rows = cap;
+    }
+    row r = { .kind = t->kind,
+              .name = t->name,
+              .metric = m->metric,
+              .unit = m->unit,
+              .dir = dir,
+              .bs = is_sweep(t) ? sb_report_param_u64(t, "bs_bytes") : 0,
+              .seq = l->n_rows,
+              .group = l->n_groups };
+    for (size_t i = 0; i < l->n_rows; i++)
+        if (same_group(&l->rows[i], &r)) {
+            r.group = l->rows[i].group;
+            break;
+        }
+    if (r.group == l->n_groups)
+        l->n_groups++;
+    l->rows[l->n_rows++] = r;
+    return true;
+}
+
+static int row_order(const void *pa, const void *pb)
+{
+    const row *a = pa, *b = pb;
+    if (a->group != b->group)
+        return a->group < b->group ? -1 : 1;
+    if (a->dir && b->dir && a->bs != b->bs)
+        return a->bs < b->bs ? -1 : 1;
+    return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static void layout_free(layout *l)
+{
+    free(l->cols);
+    free(l->rows);
+}
+
+static sb_status build(const sb_compare_run *runs, size_t n, layout *l, sb_error *err)
+{
+    *l = (layout){ 0 };
+    size_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += runs[i].run->n_targets;
+    l->cols = calloc(total ? total : 1, sizeof *l->cols);
+    if (!l->cols)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while comparing runs");
+    for (size_t i = 0; i < n; i++) {
+        const sb_run *run = runs[i].run;
+        for (size_t t = 0; t < run->n_targets; t++) {
+            const sb_target_res *tr = &run->targets[t];
+            if (tr->n_tests == 0)
+                continue;
+            l->cols[l->n_cols++] = (column){ runs[i].id, run, tr };
+            for (size_t k = 0; k < tr->n_tests; k++)
+                for (size_t m = 0; m < tr->tests[k].n_ms; m++)
+                    if (comparable(&tr->tests[k], &tr->tests[k].ms[m]) &&
+                        !add_row(l, &tr->tests[k], &tr->tests[k].ms[m])) {
+                        layout_free(l);
+                        return sb_error_set(err, SB_E_NOMEM, 0,
+                                            "out of memory while comparing runs");
+                    }
+        }
+    }
+    if (l->n_cols == 0) {
+        layout_free(l);
+        return sb_error_set(err, SB_E_INVALID, 0, "the runs to compare hold no test");
+    }
+    if (l->n_rows > 1)
+        qsort(l->rows, l->n_rows, sizeof *l->rows, row_order);
+    return SB_OK;
+}
+
+/* The column's test and measurement for a row, or NULL. */
+static const sb_measurement *lookup(const column *c, const row *r, const sb_test **test)
+{
+    for (size_t k = 0; k < c->target->n_tests; k++) {
+        const sb_test *t = &c->target->tests[k];
+        if (strcmp(t->kind, r->kind) != 0 || strcmp(t->name, r->name) != 0)
+            continue;
+        for (size_t m = 0; m < t->n_ms; m++)
+            if (strcmp(t->ms[m].metric, r->metric) == 0 && strcmp(t->ms[m].unit, r->unit) == 0 &&
+                isfinite(t->ms[m].value)) {
+                *test = t;
+                return &t->ms[m];
+            }
+    }
+    *test = NULL;
+    return NULL;
+}
+
+/* The difference of v against base in %; false when there is none. */
+static bool diff_pct(const sb_measurement *base, const sb_measurement *v, double *out)
+{
+    if (!base || !v || base->value == 0)
+        return false;
+    *out = 100.0 * (v->value - base->value) / base->value;
+    return true;
+}
+
+/* ---- text ---------------------------------------------------------------- */
+
+/* How a stored unit is shown: divide by scale, print with prec decimals
+ * and call it name. */
+typedef struct display {
+    double scale;
+    int prec;
+    const char *name;
+} display;
+
+static display display_of(const char *unit, const sb_report_opts *o)
+{
+    if (strcmp(unit, "B/s") == 0)
+        return (display){ sb_report_unit_bytes(o), 1, sb_report_unit_name(o) };
+    if (strcmp(unit, "1/s") == 0)
+        return (display){ 1, 0, "/s" };
+    if (strcmp(unit, "ns") == 0)
+        return (display){ 1000, 1, "µs" };
+    if (strcmp(unit, "%") == 0)
+        return (display){ 1, 1, "%" };
+    return (display){ 1, 2, unit };
+}
+
+typedef struct marks {
+    bool missing;
+    bool incomplete;
+} marks;
+
+static void header_rows(sb_report_table *tb, const layout *l, bool labels)
+{
+    size_t r = 0;
+    sb_report_table_set(tb, r, 0, "run");
+    for (size_t c = 0; c < l->n_cols; c++)
+        sb_report_table_set(tb, r, c + 1, "%lld", (long long)l->cols[c].run_id);
+    r++;
+    sb_report_table_set(tb, r, 0, "host");
+    for (size_t c = 0; c < l->n_cols; c++) {
+        const char *h = sb_kvs_get(&l->cols[c].run->host, "hostname");
+        sb_report_table_set(tb, r, c + 1, "%s", h && *h ? h : "-");
+    }
+    r++;
+    if (labels) {
+        sb_report_table_set(tb, r, 0, "labels");
+        for (size_t c = 0; c < l->n_cols; c++) {
+            const sb_kvs *kv = &l->cols[c].run->labels;
+            sb_buf b = { 0 };
+            bool ok = true;
+            for (size_t i = 0; ok && i < kv->n; i++)
+                ok = (i == 0 || sb_buf_append(&b, " ", 1) == SB_OK) &&
+                     sb_buf_append(&b, kv->v[i].key, strlen(kv->v[i].key)) == SB_OK &&
+                     sb_buf_append(&b, "=", 1) == SB_OK &&
+                     sb_buf_append(&b, kv->v[i].value, strlen(kv->v[i].value)) == SB_OK;
+            if (!ok)
+                tb->oom = true;
+            sb_report_table_set(tb, r, c + 1, "%s", ok && b.data ? b.data : "-");
+            sb_buf_free(&b);
+        }
+        r++;
+    }
+    sb_report_table_set(tb, r, 0, "fs");
+    for (size_t c = 0; c < l->n_cols; c++) {
+        const sb_target_res *t = l->cols[c].target;
+        sb_report_table_set(tb, r, c + 1, "%s", t->fs_type[0] ? t->fs_type : t->kind);
+    }
+    r++;
+    sb_report_table_set(tb, r, 0, "target");
+    for (size_t c = 0; c < l->n_cols; c++)
+        sb_report_table_set(tb, r, c + 1, "%s", l->cols[c].target->path);
+}
+
+/* The table title: "Write throughput" for a sweep direction, else
+ * "<kind> <metric>". */
+static void table_title(const row *r, const display *d, sb_sink *sink)
+{
+    if (r->dir) {
+        char first =
+            r->dir[0] >= 'a' && r->dir[0] <= 'z' ? (char)(r->dir[0] - 'a' + 'A') : r->dir[0];
+        sb_sink_printf(sink, "%c%s %s, %s\n", first, r->dir + 1, r->metric, d->name);
+    } else {
+        sb_sink_printf(sink, "%s %s, %s\n", r->kind, r->metric, d->name);
+    }
+}
+
+/* One table: rows [from, to) of l, all of one group. */
+static void text_table(const layout *l, size_t from, size_t to, bool labels,
+                       const sb_report_opts *o, marks *mk, sb_sink *sink)
+{
+    size_t head = labels ? 5 : 4;
+    sb_report_table tb;
+    if (!sb_report_table_init(&tb, head + (to - from), l->n_cols + 1)) {
+        sb_sink_fail(sink, ENOMEM);
+        return;
+    }
+    display d = display_of(l->rows[from].unit, o);
+    /* Rates below 10 (seed 004's few hundred KiB/s) get more decimals, the
+     * same for the whole table so that the digits line up. */
+    if (strcmp(l->rows[from].unit, "B/s") == 0) {
+        double max = 0;
+        for (size_t i = from; i < to; i++)
+            for (size_t c = 0; c < l->n_cols; c++) {
+                const sb_test *t;
+                const sb_measurement *m = lookup(&l->cols[c], &l->rows[i], &t);
+                if (m && fabs(m->value / d.scale) > max)
+                    max = fabs(m->value / d.scale);
+            }
+        d.prec += (max < 10) + (max < 1);
+    }
+    header_rows(&tb, l, labels);
+    for (size_t i = from; i < to; i++) {
+        const row *r = &l->rows[i];
+        size_t tr = head + (i - from);
+        char label[32];
+        if (r->dir)
+            sb_report_table_set(&tb, tr, 0, "%s", sb_format_size(r->bs, label, sizeof label));
+        else
+            sb_report_table_set(&tb, tr, 0, "%s", r->name);
+        const sb_test *t0;
+        const sb_measurement *base = lookup(&l->cols[0], r, &t0);
+        for (size_t c = 0; c < l->n_cols; c++) {
+            const sb_test *t;
+            const sb_measurement *m = c == 0 ? base : lookup(&l->cols[c], r, &t);
+            if (c == 0)
+                t = t0;
+            const char *mark = t && !t->complete ? "*" : "";
+            mk->incomplete |= t && !t->complete;
+            double pct;
+            if (!m) {
+                mk->missing = true;
+                sb_report_table_set(&tb, tr, c + 1, "-\t\t%s", mark);
+            } else if (c > 0 && diff_pct(base, m, &pct)) {
+                sb_report_table_set(&tb, tr, c + 1, "%.*f\t%+.1f%%\t%s", d.prec, m->value / d.scale,
+                                    pct, mark);
+            } else {
+                sb_report_table_set(&tb, tr, c + 1, "%.*f\t\t%s", d.prec, m->value / d.scale, mark);
+            }
+        }
+    }
+    table_title(&l->rows[from], &d, sink);
+    sb_report_table_print(&tb, sink);
+    if (tb.oom)
+        sb_sink_fail(sink, ENOMEM);
+    sb_report_table_free(&tb);
+}
+
+static void render_text(const layout *l, const sb_report_opts *o, sb_sink *sink)
+{
+    bool labels = false;
+    for (size_t c = 0; c < l->n_cols; c++)
+        labels |= l->cols[c].run->labels.n > 0;
+    const sb_run *first = l->cols[0].run;
+    bool one_run = true;
+    for (size_t c = 1; c < l->n_cols; c++)
+        one_run &= l->cols[c].run == first;
+    if (one_run) {
+        /* One run (`results show` of a run that is not a sweep): say what
+         * it is, as the sweep tables do. */
+        char when[64];
+        const char *host = sb_kvs_get(&first->host, "hostname");
+        sb_report_utc(first->started_unix, when, sizeof when);
+        sb_sink_printf(sink, "Run %lld: %s %s, %s", (long long)l->cols[0].run_id, first->tool,
+                       first->version, when);
+        if (host && *host)
+            sb_sink_printf(sink, ", %s", host);
+        sb_sink_puts(sink, l->n_cols > 1 ? "; differences in % against the first column\n" : "\n");
+    } else {
+        sb_sink_puts(sink, "Comparison of runs");
+        int64_t last = 0;
+        for (size_t c = 0; c < l->n_cols; c++) {
+            if (c > 0 && l->cols[c].run == l->cols[c - 1].run)
+                continue;
+            sb_sink_printf(sink, "%s %lld", last ? "," : "", (long long)l->cols[c].run_id);
+            last = l->cols[c].run_id;
+        }
+        sb_sink_puts(sink, "; differences in % against the first column\n");
+    }
+    marks mk = { 0 };
+    if (l->n_rows == 0)
+        sb_sink_puts(sink, "\nno measured value to show\n");
+    for (size_t from = 0; from < l->n_rows;) {
+        size_t to = from + 1;
+        while (to < l->n_rows && l->rows[to].group == l->rows[from].group)
+            to++;
+        sb_sink_puts(sink, "\n");
+        text_table(l, from, to, labels, o, &mk, sink);
+        from = to;
+    }
+    if (mk.missing || mk.incomplete) {
+        sb_sink_puts(sink, "\n");
+        if (mk.incomplete)
+            sb_sink_puts(sink, mk.missing ? "* incomplete test, " : "* incomplete test\n");
+        if (mk.missing)
+            sb_sink_puts(sink, "- not measured\n");
+    }
+}
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+/* One RFC 4180 field, after a comma unless it is the first of its line. */
+static void csv_field(sb_sink *sink, const char *s, bool first)
+{
+    if (!first)
+        sb_sink_puts(sink, ",");
+    if (!strpbrk(s, ",\"\r\n")) {
+        sb_sink_puts(sink, s);
+        return;
+    }
+    sb_sink_puts(sink, "\"");
+    for (const char *p = s; *p; p++) {
+        if (*p == '"')
+            sb_sink_puts(sink, "\"");
+        sb_sink_write(sink, p, 1);
+    }
+    sb_sink_puts(sink, "\"");
+}
+
+static void render_csv(const layout *l, sb_sink *sink)
+{
+    sb_sink_puts(sink, "kind,test,metric,unit");
+    for (size_t c = 0; c < l->n_cols; c++) {
+        char *name = NULL;
+        if (asprintf(&name, "%lld:%s", (long long)l->cols[c].run_id, l->cols[c].target->path) < 0) {
+            sb_sink_fail(sink, ENOMEM);
+            return;
+        }
+        csv_field(sink, name, false);
+        if (c > 0) {
+            char *diff = NULL;
+            if (asprintf(&diff, "%s diff_pct", name) < 0) {
+                free(name);
+                sb_sink_fail(sink, ENOMEM);
+                return;
+            }
+            csv_field(sink, diff, false);
+            free(diff);
+        }
+        free(name);
+    }
+    sb_sink_puts(sink, "\n");
+    for (size_t i = 0; i < l->n_rows; i++) {
+        const row *r = &l->rows[i];
+        csv_field(sink, r->kind, true);
+        csv_field(sink, r->name, false);
+        csv_field(sink, r->metric, false);
+        csv_field(sink, r->unit, false);
+        const sb_test *t;
+        const sb_measurement *base = lookup(&l->cols[0], r, &t);
+        for (size_t c = 0; c < l->n_cols; c++) {
+            const sb_measurement *m = lookup(&l->cols[c], r, &t);
+            double pct;
+            if (m)
+                sb_sink_printf(sink, ",%.15g", m->value);
+            else
+                sb_sink_puts(sink, ",");
+            if (c > 0 && diff_pct(base, m, &pct))
+                sb_sink_printf(sink, ",%.2f", pct);
+            else if (c > 0)
+                sb_sink_puts(sink, ",");
+        }
+        sb_sink_puts(sink, "\n");
+    }
+}
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+static json_t *jnum(double v)
+{
+    if (!isfinite(v))
+        return json_null();
+    if (v == floor(v) && fabs(v) < 9007199254740992.0)
+        return json_integer((json_int_t)v);
+    return json_real(v);
+}
+
+static json_t *kvs_object(const sb_kvs *kvs)
+{
+    json_t *o = json_object();
+    for (size_t i = 0; o && i < kvs->n; i++)
+        json_object_set_new(o, kvs->v[i].key, sb_report_jstr(kvs->v[i].value));
+    return o;
+}
+
+static sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
+{
+    json_t *root = json_object();
+    json_t *cols = json_array();
+    for (size_t c = 0; c < l->n_cols; c++) {
+        const column *col = &l->cols[c];
+        char when[32];
+        time_t t = (time_t)col->run->started_unix;
+        struct tm tm;
+        if (gmtime_r(&t, &tm))
+            strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
+        else
+            snprintf(when, sizeof when, "%lld", (long long)col->run->started_unix);
+        const char *host = sb_kvs_get(&col->run->host, "hostname");
+        json_t *o = json_object();
+        json_object_set_new(o, "run_id", json_integer(col->run_id));
+        json_object_set_new(o, "time", sb_report_jstr(when));
+        json_object_set_new(o, "host", sb_report_jstr(host ? host : ""));
+        json_object_set_new(o, "labels", kvs_object(&col->run->labels));
+        json_object_set_new(o, "target", sb_report_jstr(col->target->path));
+        json_object_set_new(o, "fs", sb_report_jstr(col->target->fs_type));
+        json_array_append_new(cols, o);
+    }
+    json_object_set_new(root, "columns", cols);
+    json_t *rows = json_array();
+    for (size_t i = 0; i < l->n_rows; i++) {
+        const row *r = &l->rows[i];
+        json_t *o = json_object();
+        json_object_set_new(o, "kind", sb_report_jstr(r->kind));
+        json_object_set_new(o, "test", sb_report_jstr(r->name));
+        json_object_set_new(o, "metric", sb_report_jstr(r->metric));
+        json_object_set_new(o, "unit", sb_report_jstr(r->unit));
+        json_t *values = json_array(), *diffs = json_array();
+        const sb_test *t;
+        const sb_measurement *base = lookup(&l->cols[0], r, &t);
+        for (size_t c = 0; c < l->n_cols; c++) {
+            const sb_measurement *m = lookup(&l->cols[c], r, &t);
+            double pct;
+            json_array_append_new(values, m ? jnum(m->value) : json_null());
+            json_array_append_new(diffs, c > 0 && diff_pct(base, m, &pct)
+                                             ? json_real(round(pct * 100.0) / 100.0)
+                                             : json_null());
+        }
+        json_object_set_new(o, "values", values);
+        json_object_set_new(o, "diff_pct", diffs);
+        json_array_append_new(rows, o);
+    }
+    json_object_set_new(root, "rows", rows);
+    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
+    json_decref(root);
+    if (!text)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while writing JSON");
+    sb_sink_puts(sink, text);
+    sb_sink_puts(sink, "\n");
+    free(text);
+    return SB_OK;
+}
+
+sb_status sb_compare_render(const sb_compare_run *runs, size_t n, sb_format fmt,
+                            const sb_report_opts *opts, sb_sink *sink, sb_error *err)
+{
+    sb_report_opts defaults = { 0 };
+    if (!opts)
+        opts = &defaults;
+    layout l;
+    SB_TRY(build(runs, n, &l, err));
+    sb_status st = SB_OK;
+    switch (fmt) {
+    case SB_FORMAT_TEXT: render_text(&l, opts, sink); break;
+    case SB_FORMAT_CSV: render_csv(&l, sink); break;
+    case SB_FORMAT_JSON: st = render_json(&l, sink, err); break;
+    }
+    layout_free(&l);
+    SB_TRY(st);
+    return sb_sink_status(sink, err);
+}

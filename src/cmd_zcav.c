@@ -1,0 +1,338 @@
+/*
+ * cmd_zcav.c: `storbench zcav`, bonnie++'s zcav with its options and output
+ * format: throughput against offset, for gnuplot.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/clock.h"
+#include "storbench/probe.h"
+#include "storbench/units.h"
+#include "storbench/zcav.h"
+
+enum {
+    O_BLOCK,
+    O_RANGE,
+    O_PASSES,
+    O_SKIP,
+    O_FILE,
+    O_LOG,
+    O_WRITE,
+    O_DESTRUCTIVE,
+    O_STRICT,
+    O_NO_DIRECT,
+    O_QUIET,
+    O_DB,
+    O_NO_SAVE,
+    O_LABEL,
+};
+
+static const cli_option zcav_opts[] = {
+    [O_BLOCK] = { "block", 'b', "B[:C]",
+                  "block size B in MiB (default 512), read in chunks of C MiB (default 1); "
+                  "sizes with a unit (256k) also work" },
+    [O_RANGE] = { "range", 'r', "[START:]END", "scan from START to END MiB (default: all of it)" },
+    [O_PASSES] = { "passes", 'c', "N",
+                   "read N times; each block's time is the trimmed mean (default 1)" },
+    [O_SKIP] = { "skip", 's', "N", "read one block in N (default 1: every block)" },
+    [O_FILE] = { "file", 'f', "PATH",
+                 "a device or file to scan (repeatable: several run at once)" },
+    [O_LOG] = { "log", 'l', "FILE",
+                "write the output to FILE instead of stdout (once, or once per target in order)" },
+    [O_WRITE] = { "write", 'w', NULL,
+                  "write instead of read (overwrites data: needs --destructive)" },
+    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
+                        "allow -w to overwrite the target (never a mounted device)" },
+    [O_STRICT] = { "zcav-strict", 0, NULL,
+                   "as zcav, hide blocks faster than one second in a comment line" },
+    [O_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (read buffered, cache dropped)" },
+    [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
+    [O_DB] = { "db", 0, "PATH",
+               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
+    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
+    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    { 0 },
+};
+
+typedef struct zcav_args {
+    sb_zcav_config cfg;
+    const char *paths[SB_ZCAV_MAX_TARGETS];
+    size_t n_paths;
+    const char *logs[SB_ZCAV_MAX_TARGETS];
+    size_t n_logs;
+    bool strict;
+    bool quiet;
+    cli_save save;
+} zcav_args;
+
+/* A size in MiB ("16") or with a unit ("256k", "1g"). */
+static sb_status parse_mib(const char *s, const char *what, uint64_t *out, sb_error *err)
+{
+    if (*s && strspn(s, "0123456789") == strlen(s)) {
+        errno = 0;
+        unsigned long long v = strtoull(s, NULL, 10);
+        if (errno || v > (1ull << 40))
+            return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is too large", what, s);
+        *out = (uint64_t)v << 20;
+        return SB_OK;
+    }
+    return sb_parse_size(s, what, out, err);
+}
+
+static sb_status parse_count(const char *s, const char *what, unsigned max, unsigned *out,
+                             sb_error *err)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9 || strtoul(s, NULL, 10) == 0 ||
+        strtoul(s, NULL, 10) > max)
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is not a number from 1 to %u", what, s,
+                            max);
+    *out = (unsigned)strtoul(s, NULL, 10);
+    return SB_OK;
+}
+
+/* "A" or "A:B", each part parsed with parse_mib; the first is optional
+ * when first_optional ("[START:]END"). */
+static sb_status parse_pair(const char *arg, const char *what, uint64_t *a, uint64_t *b,
+                            bool *has_b, sb_error *err)
+{
+    const char *colon = strchr(arg, ':');
+    *has_b = colon != NULL;
+    if (!colon)
+        return parse_mib(arg, what, a, err);
+    char first[64];
+    size_t len = (size_t)(colon - arg);
+    if (len == 0 || len >= sizeof first)
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is not of the form A:B", what, arg);
+    memcpy(first, arg, len);
+    first[len] = '\0';
+    SB_TRY(parse_mib(first, what, a, err));
+    return parse_mib(colon + 1, what, b, err);
+}
+
+static bool zcav_option(int idx, const char *arg, void *ctx)
+{
+    zcav_args *a = ctx;
+    sb_zcav_config *c = &a->cfg;
+    sb_error err;
+    sb_status st = SB_OK;
+    bool has_b;
+    uint64_t x = 0, y = 0;
+    switch (idx) {
+    case O_BLOCK:
+        st = parse_pair(arg, "-b", &x, &y, &has_b, &err);
+        if (st == SB_OK) {
+            c->block_bytes = x;
+            if (has_b)
+                c->chunk_bytes = y;
+            else if (c->chunk_bytes > x)
+                c->chunk_bytes = x;
+        }
+        break;
+    case O_RANGE:
+        st = parse_pair(arg, "-r", &x, &y, &has_b, &err);
+        if (st == SB_OK) {
+            c->start_bytes = has_b ? x : 0;
+            c->end_bytes = has_b ? y : x;
+            if (c->end_bytes == 0)
+                st = sb_error_set(&err, SB_E_INVALID, 0, "-r: the end must be more than 0");
+        }
+        break;
+    case O_PASSES: st = parse_count(arg, "-c", SB_ZCAV_MAX_PASSES, &c->passes, &err); break;
+    case O_SKIP: st = parse_count(arg, "-s", 1000000, &c->skip, &err); break;
+    case O_FILE:
+        if (a->n_paths >= SB_ZCAV_MAX_TARGETS)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "at most %d targets", SB_ZCAV_MAX_TARGETS);
+        else
+            a->paths[a->n_paths++] = arg;
+        break;
+    case O_LOG:
+        if (a->n_logs >= SB_ZCAV_MAX_TARGETS)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "-l: at most %d logs", SB_ZCAV_MAX_TARGETS);
+        else
+            a->logs[a->n_logs++] = arg;
+        break;
+    case O_WRITE: c->write = true; break;
+    case O_DESTRUCTIVE: c->destructive = true; break;
+    case O_STRICT: a->strict = true; break;
+    case O_NO_DIRECT: c->direct = false; break;
+    case O_QUIET: a->quiet = true; break;
+    case O_DB: a->save.db = arg; break;
+    case O_NO_SAVE: a->save.no_save = true; break;
+    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    default: break;
+    }
+    if (st != SB_OK) {
+        cli_error("%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+static bool progress_drawn;
+static uint64_t progress_last_ns;
+
+/* One line on stderr, redrawn at most four times a second: the target, the
+ * pass, the offset, the last block's rate and the time left. */
+static void zcav_progress(const sb_zcav_progress *p, void *ctx)
+{
+    (void)ctx;
+    uint64_t now = sb_clock_ns();
+    if (progress_drawn && now - progress_last_ns < 250000000u && p->done_blocks < p->n_blocks)
+        return;
+    progress_last_ns = now;
+    char eta[32];
+    sb_format_duration(p->eta_ns, eta, sizeof eta);
+    fprintf(stderr, "\r\033[K%s pass %u/%u  %.2f GiB  %.1f MiB/s  block %zu/%zu  ETA %s", p->target,
+            p->pass, p->n_passes, (double)p->offset_bytes / 1073741824.0, p->rate / 1048576.0,
+            p->done_blocks, p->n_blocks, eta);
+    fflush(stderr);
+    progress_drawn = true;
+}
+
+static void progress_clear(void)
+{
+    if (progress_drawn)
+        fputs("\r\033[K", stderr);
+    progress_drawn = false;
+}
+
+/* Prints the notes the scan left (O_DIRECT refused) on stderr. */
+static void print_notes(const sb_run *run)
+{
+    for (size_t i = 0; i < run->n_targets; i++)
+        for (size_t j = 0; j < run->targets[i].n_tests; j++) {
+            const char *note = sb_kvs_get(&run->targets[i].tests[j].params, "note");
+            if (note)
+                fprintf(stderr, "storbench: note: %s\n", note);
+        }
+}
+
+static int measure_and_print(zcav_args *a, const char *cmdline)
+{
+    sb_error err;
+    sb_status st = sb_zcav_check_config(&a->cfg, &err);
+    if (st != SB_OK) {
+        cli_error("%s", err.msg);
+        return CLI_EXIT_USAGE;
+    }
+    a->cfg.stop = cli_stop_flag();
+    if (!a->quiet && isatty(STDERR_FILENO))
+        a->cfg.progress = zcav_progress;
+    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
+    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
+        cli_error("out of memory");
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    if (!cli_save_labels(&a->save, run)) {
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    /* The logs are created before anything is measured, so that a path
+     * that cannot be written fails at once. With one log per target (zcav's
+     * `-l a -f x -l b -f y`), each target goes to its own; otherwise all go
+     * to the one log, or to stdout. */
+    FILE *logs[SB_ZCAV_MAX_TARGETS];
+    size_t n_logs = 0;
+    int rc = CLI_EXIT_OK;
+    for (; n_logs < a->n_logs; n_logs++) {
+        logs[n_logs] = fopen(a->logs[n_logs], "w");
+        if (!logs[n_logs]) {
+            cli_error("cannot write '%s': %s", a->logs[n_logs], strerror(errno));
+            rc = CLI_EXIT_FAIL;
+            break;
+        }
+    }
+    if (rc == CLI_EXIT_OK) {
+        st = sb_zcav_run(&a->cfg, a->paths, a->n_paths, run, &err);
+        progress_clear();
+        print_notes(run);
+    }
+
+    for (size_t i = 0; rc == CLI_EXIT_OK && run->n_targets > 0 && i < (n_logs ? n_logs : 1); i++) {
+        FILE *f = n_logs ? logs[i] : stdout;
+        sb_sink sink;
+        sb_sink_init_file(&sink, f);
+        sb_error rerr;
+        sb_status rs = n_logs > 1 ? sb_report_zcav_target(run, i, a->strict, &sink, &rerr)
+                                  : sb_report_zcav(run, a->strict, &sink, &rerr);
+        if (rs != SB_OK) {
+            cli_error("%s", rerr.msg);
+            rc = CLI_EXIT_FAIL;
+        } else if (f == stdout && fflush(f) != 0) {
+            cli_error("cannot write the output: %s", strerror(errno));
+            rc = CLI_EXIT_FAIL;
+        }
+    }
+    for (size_t i = 0; i < n_logs; i++) {
+        if (fclose(logs[i]) != 0 && rc == CLI_EXIT_OK) {
+            cli_error("cannot write '%s': %s", a->logs[i], strerror(errno));
+            rc = CLI_EXIT_FAIL;
+        }
+        if (run->n_targets == 0)
+            unlink(a->logs[i]);
+    }
+    if (rc != CLI_EXIT_OK && run->n_targets == 0) {
+        sb_run_free(run);
+        return rc;
+    }
+    int rc2;
+    if (st == SB_E_INTERRUPTED) {
+        /* cli_finish's message speaks of test files; zcav makes none. */
+        int sig = atomic_load(a->cfg.stop);
+        cli_error("interrupted by %s", sig == SIGTERM  ? "SIGTERM"
+                                       : sig == SIGHUP ? "SIGHUP"
+                                                       : "SIGINT");
+        rc2 = 128 + (sig ? sig : SIGINT);
+    } else {
+        rc2 = cli_finish(st, &err);
+    }
+    /* Saved after printing, so a failure to save never costs the output. */
+    int rc3 = cli_save_run(run, &a->save, a->quiet);
+    sb_run_free(run);
+    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
+}
+
+static const char zcav_usage[] =
+    "usage: storbench zcav [OPTIONS] DEVICE|FILE...\n"
+    "\n"
+    "Reads a block device or a file from start to end in blocks (512 MiB by default)\n"
+    "with O_DIRECT, and prints the throughput of every block against its offset in\n"
+    "zcav's format (offset GiB, MiB/s, seconds), for gnuplot. Several targets (-f or\n"
+    "arguments) are read at once, to show a bus they share; with one -l per target,\n"
+    "each goes to its own log, as zcav's `-l a -f x -l b -f y`. Read-only unless -w with\n"
+    "--destructive; a mounted device is never written.\n"
+    "The run is saved in the results archive unless --no-save (storbench results).\n";
+
+int cmd_zcav(const char *cmdline, int argc, char **argv)
+{
+    zcav_args a = { 0 };
+    sb_zcav_config_init(&a.cfg);
+    int first;
+    int rc = cli_parse(argc, argv, zcav_opts, zcav_usage, zcav_option, &a, &first);
+    for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
+        if (a.n_paths >= SB_ZCAV_MAX_TARGETS) {
+            cli_error("zcav: at most %d targets", SB_ZCAV_MAX_TARGETS);
+            rc = CLI_EXIT_USAGE;
+        } else {
+            a.paths[a.n_paths++] = argv[i];
+        }
+    }
+    if (rc == CLI_EXIT_OK && a.n_paths == 0) {
+        cli_error("zcav: no DEVICE or FILE given (see --help)");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && a.n_logs > 1 && a.n_logs != a.n_paths) {
+        cli_error("-l: give one log for all targets or one per target (%zu logs, %zu targets)",
+                  a.n_logs, a.n_paths);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK)
+        rc = measure_and_print(&a, cmdline);
+    cli_save_free(&a.save);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}

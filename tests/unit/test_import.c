@@ -1,0 +1,318 @@
+/*
+ * test_import.c: unit tests of lib/import, other tools' results read into
+ * the result model (`storbench results import`).
+ *
+ * The good corpus, tests/data/import/good/: genuine output of fio 3.33
+ * (--output-format=json, one randrw job; two jobs with global options),
+ * bonnie++ 2.00a (a CSV line in format 1.98, with "+++++" fields) and
+ * zcav 2.00a (a file read faster than it can time: every block "++++"),
+ * and hand-made lines in formats 1.96 and 1.97, two 1.98 lines in one
+ * file, and the zcav log of an SD card. Each is read with a fixed file
+ * time and its run rendered as JSON, compared byte for byte with
+ * tests/data/golden/import/<file>.json (SB_UPDATE_GOLDEN=1 rewrites them;
+ * review with git diff).
+ *
+ * The bad corpus, tests/data/import/bad/: each file is refused with
+ * SB_E_INVALID and the message "bad/FILE:LINE: ..." listed below.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "storbench/import.h"
+#include "storbench/report.h"
+#include "storbench/result.h"
+#include "storbench/sink.h"
+
+#ifndef SB_TEST_DATA
+#error "SB_TEST_DATA must name the tests/data directory"
+#endif
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MTIME_UNIX INT64_C(1733130000) /* 2024-12-02 09:00 UTC */
+
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    sb_buf b = { 0 };
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+    fclose(f);
+    *len = b.len;
+    return b.data ? b.data : strdup("");
+}
+
+/* Imports tests/data/import/<rel> as if it were named <rel>. */
+static sb_status import(const char *rel, sb_run **run, sb_error *err)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/import/%s", SB_TEST_DATA, rel);
+    size_t len = 0;
+    char *data = read_all(path, &len);
+    if (!data)
+        fail_msg("cannot read %s: %s", path, strerror(errno));
+    sb_status st = sb_import_buffer(rel, data, len, MTIME_UNIX, run, err);
+    free(data);
+    return st;
+}
+
+static bool updating(void)
+{
+    const char *u = getenv("SB_UPDATE_GOLDEN");
+    return u && strcmp(u, "1") == 0;
+}
+
+static const char *const good[] = {
+    "fio-3.33-randrw.json",    "fio-3.33-two-jobs.json", "bonnie-2.00a-1.98.csv",
+    "bonnie-1.96.csv",         "bonnie-1.97.csv",        "bonnie-1.98-two-lines.csv",
+    "zcav-2.00a-too-fast.log", "zcav-sdcard.log",
+};
+
+static void test_good_golden(void **state)
+{
+    (void)state;
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/golden/import", SB_TEST_DATA);
+    if (updating() && mkdir(dir, 0777) != 0 && errno != EEXIST)
+        fail_msg("cannot create %s: %s", dir, strerror(errno));
+    for (size_t i = 0; i < ARRAY_LEN(good); i++) {
+        char rel[256];
+        snprintf(rel, sizeof rel, "good/%s", good[i]);
+        sb_run *run = NULL;
+        sb_error err = { 0 };
+        if (import(rel, &run, &err) != SB_OK)
+            fail_msg("%s refused: %s", rel, err.msg);
+        sb_buf out = { 0 };
+        sb_sink sink;
+        sb_sink_init_buf(&sink, &out);
+        assert_int_equal(sb_report_render(run, SB_FORMAT_JSON, NULL, &sink, &err), SB_OK);
+        sb_run_free(run);
+        char path[8192];
+        snprintf(path, sizeof path, "%s/%s.json", dir, good[i]);
+        if (updating()) {
+            FILE *f = fopen(path, "wb");
+            assert_non_null(f);
+            assert_int_equal(fwrite(out.data, 1, out.len, f), out.len);
+            assert_int_equal(fclose(f), 0);
+            print_message("updated %s\n", path);
+        } else {
+            size_t len = 0;
+            char *want = read_all(path, &len);
+            if (!want)
+                fail_msg("cannot read %s (SB_UPDATE_GOLDEN=1 writes it)", path);
+            if (len != out.len || memcmp(want, out.data, len) != 0) {
+                char keep[256];
+                snprintf(keep, sizeof keep, "import-%s.actual.json", good[i]);
+                FILE *f = fopen(keep, "wb");
+                if (f) {
+                    fwrite(out.data, 1, out.len, f);
+                    fclose(f);
+                }
+                fail_msg("%s differs from the import of %s; written to ./%s", path, rel, keep);
+            }
+            free(want);
+        }
+        sb_buf_free(&out);
+    }
+}
+
+static const sb_test *find_test(const sb_run *run, size_t target, const char *name)
+{
+    assert_true(target < run->n_targets);
+    const sb_target_res *t = &run->targets[target];
+    for (size_t i = 0; i < t->n_tests; i++)
+        if (strcmp(t->tests[i].name, name) == 0)
+            return &t->tests[i];
+    fail_msg("no test '%s' in target %zu", name, target);
+    return NULL;
+}
+
+static double value(const sb_test *t, const char *metric, const char *unit)
+{
+    const sb_measurement *m = sb_test_measurement(t, metric);
+    if (!m)
+        fail_msg("test '%s' has no %s", t->name, metric);
+    assert_string_equal(m->unit, unit);
+    return m->value;
+}
+
+/* fio: the numbers are fio's, in their units. */
+static void test_fio_values(void **state)
+{
+    (void)state;
+    sb_run *run;
+    sb_error err = { 0 };
+    assert_int_equal(import("good/fio-3.33-two-jobs.json", &run, &err), SB_OK);
+    assert_string_equal(run->tool, "fio");
+    assert_string_equal(run->version, "fio-3.33");
+    assert_string_equal(sb_kvs_get(&run->labels, "source"), "fio");
+    assert_int_equal(run->n_targets, 1);
+    assert_string_equal(run->targets[0].path, "/tmp/cmpgen"); /* the global directory */
+    assert_int_equal(run->targets[0].n_tests, 2);             /* no empty direction */
+    const sb_test *w = find_test(run, 0, "seqwrite write");
+    assert_string_equal(sb_kvs_get(&w->params, "bs"), "1m");
+    assert_string_equal(sb_kvs_get(&w->params, "direct"), "1"); /* from global options */
+    assert_true(value(w, "bytes", "B") == 16777216.0);
+    assert_true(value(w, "throughput", "B/s") > 0);
+    const sb_test *r = find_test(run, 0, "randread read");
+    assert_true(value(r, "iops", "1/s") > 0);
+    assert_true(value(r, "clat_p99", "ns") >= value(r, "clat_p50", "ns"));
+    sb_run_free(run);
+}
+
+/* bonnie++: K/sec to B/s, latencies to ns, "+++++" leaves no value. */
+static void test_bonnie_values(void **state)
+{
+    (void)state;
+    sb_run *run;
+    sb_error err = { 0 };
+    assert_int_equal(import("good/bonnie-2.00a-1.98.csv", &run, &err), SB_OK);
+    assert_string_equal(run->version, "2.00a");
+    assert_int_equal(run->started_unix, MTIME_UNIX);
+    const sb_test *putc = find_test(run, 0, "putc");
+    assert_true(value(putc, "throughput", "B/s") == 1124.0 * 1024);
+    assert_true(value(putc, "cpu", "%") == 86.0);
+    assert_true(value(putc, "latency", "ns") == 27230e3);
+    const sb_test *w = find_test(run, 0, "write");
+    assert_null(sb_test_measurement(w, "throughput"));
+    assert_null(sb_test_measurement(w, "cpu"));
+    assert_string_equal(sb_kvs_get(&w->params, "note"), "too fast to measure");
+    assert_true(value(w, "latency", "ns") == 205e3);
+    assert_string_equal(sb_kvs_get(&run->targets[0].info, "seeks"), "8192");
+    sb_run_free(run);
+
+    assert_int_equal(import("good/bonnie-1.98-two-lines.csv", &run, &err), SB_OK);
+    assert_int_equal(run->n_targets, 2);
+    assert_string_equal(run->targets[1].path, "rpi4-ssd (line 2)");
+    assert_true(value(find_test(run, 0, "seeks"), "ops", "1/s") == 1422.0);
+    assert_true(value(find_test(run, 0, "seeks"), "latency", "ns") == 140e6);
+    sb_run_free(run);
+
+    assert_int_equal(import("good/bonnie-1.96.csv", &run, &err), SB_OK);
+    assert_true(value(find_test(run, 0, "seeks"), "ops", "1/s") == 152.9);
+    assert_true(value(find_test(run, 0, "sequential create"), "ops", "1/s") == 25094.0);
+    assert_true(value(find_test(run, 0, "random delete"), "latency", "ns") == 60e3);
+    sb_run_free(run);
+}
+
+/* zcav: blocks as samples; a log of too-fast blocks has no rate. */
+static void test_zcav_values(void **state)
+{
+    (void)state;
+    sb_run *run;
+    sb_error err = { 0 };
+    assert_int_equal(import("good/zcav-sdcard.log", &run, &err), SB_OK);
+    assert_string_equal(run->targets[0].path, "/dev/mmcblk0");
+    const sb_test *t = find_test(run, 0, "read");
+    const sb_measurement *tp = sb_test_measurement(t, "throughput");
+    const sb_measurement *off = sb_test_measurement(t, "block_offset");
+    assert_non_null(tp);
+    assert_non_null(off);
+    assert_int_equal(tp->n_samples, 32);
+    assert_int_equal(off->n_samples, 32);
+    assert_true(off->samples[1] == 0.25 * 1073741824.0);
+    assert_true(tp->value > 40 * 1048576.0 && tp->value < 45 * 1048576.0);
+    sb_run_free(run);
+
+    assert_int_equal(import("good/zcav-2.00a-too-fast.log", &run, &err), SB_OK);
+    t = find_test(run, 0, "read");
+    assert_null(sb_test_measurement(t, "throughput"));
+    assert_string_equal(sb_kvs_get(&t->params, "too_fast_blocks"), "16");
+    sb_run_free(run);
+}
+
+static const struct {
+    const char *file;
+    const char *msg; /* the start of the message */
+} bad[] = {
+    { "bad/empty.txt", "bad/empty.txt:1: empty file" },
+    { "bad/fio-truncated.json", "bad/fio-truncated.json:336: not valid JSON" },
+    { "bad/lsblk.json", "bad/lsblk.json:1: JSON, but not fio's --output-format=json" },
+    { "bad/bonnie-49-fields.csv",
+      "bad/bonnie-49-fields.csv:1: 49 fields; a bonnie++ 1.98 CSV line has 50" },
+    { "bad/bonnie-not-a-number.csv",
+      "bad/bonnie-not-a-number.csv:2: field 12 (write): 'fast' is not a number" },
+    { "bad/bonnie-unknown-format.csv", "bad/bonnie-unknown-format.csv:1: '1.93c' is not" },
+    { "bad/zcav-bad-line.log", "bad/zcav-bad-line.log:6: '1.25 43.1' is not a zcav line" },
+    { "bad/not-a-result.txt", "bad/not-a-result.txt:1: not a result storbench can import" },
+};
+
+static void test_bad(void **state)
+{
+    (void)state;
+    for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
+        sb_run *run = (sb_run *)&run; /* must be reset to NULL */
+        sb_error err = { 0 };
+        sb_status st = import(bad[i].file, &run, &err);
+        if (st != SB_E_INVALID)
+            fail_msg("%s: status %d, expected SB_E_INVALID (%s)", bad[i].file, (int)st, err.msg);
+        assert_null(run);
+        if (strncmp(err.msg, bad[i].msg, strlen(bad[i].msg)) != 0)
+            fail_msg("%s: message '%s', expected it to start '%s'", bad[i].file, err.msg,
+                     bad[i].msg);
+        assert_null(strchr(err.msg, '\n'));
+    }
+}
+
+/* Small cases without files: NUL bytes, blank text, other JSON shapes. */
+static void test_inline(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *data;
+        const char *msg;
+    } cases[] = {
+        { "\n\n  \n", "x:1: empty file" },
+        { "[1, 2]", "x:1: not a result" },
+        { "{\"fio version\": \"fio-3.33\", \"timestamp\": 1, \"jobs\": []}",
+          "x:1: fio JSON without jobs" },
+        { "{\"fio version\": \"fio-3.33\",\n\"jobs\": [{\"jobname\": \"a\"}], \"timestamp\": 1}",
+          "x:2: job 1 has no \"jobname\" or \"job options\"" },
+        { "1.98,2.00a", "x:1: 2 fields; a bonnie++ 1.98 CSV line has 50" },
+        { "#block offset (GiB), MiB/s, time\n", "x:1: a zcav log without a single block" },
+        { "#block offset (GiB), MiB/s, time\n0.50 40.00 1.000\n0.25 40.00 1.000\n",
+          "x:3: offset 0.25 GiB after 0.50 GiB" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        sb_run *run = NULL;
+        sb_error err = { 0 };
+        sb_status st =
+            sb_import_buffer("x", cases[i].data, strlen(cases[i].data), MTIME_UNIX, &run, &err);
+        if (st != SB_E_INVALID || strncmp(err.msg, cases[i].msg, strlen(cases[i].msg)) != 0)
+            fail_msg("case %zu: status %d, message '%s', expected '%s'", i, (int)st, err.msg,
+                     cases[i].msg);
+        assert_null(run);
+    }
+    sb_run *run = NULL;
+    sb_error err = { 0 };
+    assert_int_equal(sb_import_buffer("x", "a\0b", 3, MTIME_UNIX, &run, &err), SB_E_INVALID);
+    assert_non_null(strstr(err.msg, "NUL"));
+    assert_int_equal(sb_import_file("/nonexistent/storbench.json", &run, &err), SB_E_NOTFOUND);
+    assert_non_null(strstr(err.msg, "/nonexistent/storbench.json"));
+    assert_int_equal(sb_import_file("/", &run, &err), SB_E_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_good_golden),   cmocka_unit_test(test_fio_values),
+        cmocka_unit_test(test_bonnie_values), cmocka_unit_test(test_zcav_values),
+        cmocka_unit_test(test_bad),           cmocka_unit_test(test_inline),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
