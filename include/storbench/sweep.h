@@ -16,9 +16,10 @@
  *    around the file. Each point records the path it took (io_path).
  *
  * Adaptive mode (default): each point takes samples of ~100 ms and stops by
- * the stability rule of stats.h (window 8, 2%, at least min time, first
- * sample excluded), at max time, or at the byte cap; the file is overwritten
- * in place, wrapping at its end. Fixed mode (fixed_bytes > 0, `--size`):
+ * the stability rule of stats.h (window 8, 2%, at least min time; the
+ * warm-up excluded: the first sample and those beginning in the first
+ * quarter of min time, at most 250 ms), at max time, or at the byte cap;
+ * the file is overwritten in place, wrapping at its end. Fixed mode (fixed_bytes > 0, `--size`):
  * the seed's method exactly: each write point writes fixed_bytes into a
  * fresh (truncated) file and times it up to the final fdatasync; each read
  * point reads fixed_bytes from the start.
