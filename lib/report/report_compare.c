@@ -463,23 +463,6 @@ static void render_csv(const layout *l, sb_sink *sink)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static json_t *jnum(double v)
-{
-    if (!isfinite(v))
-        return json_null();
-    if (v == floor(v) && fabs(v) < 9007199254740992.0)
-        return json_integer((json_int_t)v);
-    return json_real(v);
-}
-
-static json_t *kvs_object(const sb_kvs *kvs)
-{
-    json_t *o = json_object();
-    for (size_t i = 0; o && i < kvs->n; i++)
-        json_object_set_new(o, kvs->v[i].key, sb_report_jstr(kvs->v[i].value));
-    return o;
-}
-
 static sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
 {
     json_t *root = json_object();
@@ -498,7 +481,7 @@ static sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
         json_object_set_new(o, "run_id", json_integer(col->run_id));
         json_object_set_new(o, "time", sb_report_jstr(when));
         json_object_set_new(o, "host", sb_report_jstr(host ? host : ""));
-        json_object_set_new(o, "labels", kvs_object(&col->run->labels));
+        json_object_set_new(o, "labels", sb_report_jkvs(&col->run->labels));
         json_object_set_new(o, "target", sb_report_jstr(col->target->path));
         json_object_set_new(o, "fs", sb_report_jstr(col->target->fs_type));
         json_array_append_new(cols, o);
@@ -518,7 +501,7 @@ static sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
         for (size_t c = 0; c < l->n_cols; c++) {
             const sb_measurement *m = lookup(&l->cols[c], r, &t);
             double pct;
-            json_array_append_new(values, m ? jnum(m->value) : json_null());
+            json_array_append_new(values, m ? sb_report_jnum(m->value) : json_null());
             json_array_append_new(diffs, c > 0 && diff_pct(base, m, &pct)
                                              ? json_real(round(pct * 100.0) / 100.0)
                                              : json_null());

@@ -105,14 +105,6 @@ static bool json_put(sb_sink *sink, json_t *j)
     return true;
 }
 
-static json_t *kvs_object(const sb_kvs *kvs)
-{
-    json_t *o = json_object();
-    for (size_t i = 0; o && i < kvs->n; i++)
-        json_object_set_new(o, kvs->v[i].key, sb_report_jstr(kvs->v[i].value));
-    return o;
-}
-
 /* What one row shares with the other rows of its run and test. */
 typedef struct row_ctx {
     int64_t run_id;
@@ -156,7 +148,7 @@ static bool json_row(sb_exporter *ex, const row_ctx *c, const sb_measurement *m)
     sb_sink_puts(sink, ",\"host\":");
     ok = ok && json_put(sink, sb_report_jstr(c->host));
     sb_sink_puts(sink, ",\"labels\":");
-    ok = ok && json_put(sink, kvs_object(&c->run->labels));
+    ok = ok && json_put(sink, sb_report_jkvs(&c->run->labels));
     sb_sink_puts(sink, ",\"target\":");
     ok = ok && json_put(sink, sb_report_jstr(c->target->path));
     sb_sink_puts(sink, ",\"fs\":");
@@ -166,7 +158,7 @@ static bool json_row(sb_exporter *ex, const row_ctx *c, const sb_measurement *m)
     sb_sink_puts(sink, ",\"test_name\":");
     ok = ok && json_put(sink, sb_report_jstr(c->test->name));
     sb_sink_puts(sink, ",\"params\":");
-    ok = ok && json_put(sink, kvs_object(&c->test->params));
+    ok = ok && json_put(sink, sb_report_jkvs(&c->test->params));
     sb_sink_puts(sink, ",\"metric\":");
     ok = ok && json_put(sink, sb_report_jstr(m->metric));
     sb_sink_puts(sink, ",\"unit\":");

@@ -27,6 +27,11 @@ double sb_report_value(const sb_test *t, const char *metric, double def);
  * replaced by U+FFFD; NULL when out of memory. */
 struct json_t;
 struct json_t *sb_report_jstr(const char *s);
+/* A JSON number for v: whole values as integers (byte counts stay exact),
+ * others as reals, null for NaN or infinity. */
+struct json_t *sb_report_jnum(double v);
+/* A JSON object of the key/value list, values through sb_report_jstr. */
+struct json_t *sb_report_jkvs(const sb_kvs *kvs);
 
 /* "2026-12-02 10:40 UTC" from a Unix time. */
 void sb_report_utc(int64_t unix_s, char *buf, size_t len);

@@ -68,7 +68,7 @@ json_t *sb_report_jstr(const char *s)
 
 /* A number: whole values as integers (byte counts stay exact), others as
  * reals, and null for NaN or infinity, which JSON cannot carry. */
-static json_t *jnum(double v)
+json_t *sb_report_jnum(double v)
 {
     if (!isfinite(v))
         return json_null();
@@ -77,7 +77,7 @@ static json_t *jnum(double v)
     return json_real(v);
 }
 
-static json_t *kvs_object(const sb_kvs *kvs)
+json_t *sb_report_jkvs(const sb_kvs *kvs)
 {
     json_t *o = json_object();
     for (size_t i = 0; o && i < kvs->n; i++)
@@ -90,12 +90,12 @@ static json_t *measurement(const sb_measurement *m)
     json_t *o = json_object();
     json_object_set_new(o, "metric", sb_report_jstr(m->metric));
     json_object_set_new(o, "unit", sb_report_jstr(m->unit));
-    json_object_set_new(o, "value", jnum(m->value));
-    json_object_set_new(o, "spread", jnum(m->spread));
+    json_object_set_new(o, "value", sb_report_jnum(m->value));
+    json_object_set_new(o, "spread", sb_report_jnum(m->spread));
     if (m->n_samples) {
         json_t *a = json_array();
         for (size_t i = 0; i < m->n_samples; i++)
-            json_array_append_new(a, jnum(m->samples[i]));
+            json_array_append_new(a, sb_report_jnum(m->samples[i]));
         json_object_set_new(o, "samples", a);
     }
     return o;
@@ -106,7 +106,7 @@ static json_t *test_object(const sb_test *t)
     json_t *o = json_object();
     json_object_set_new(o, "kind", sb_report_jstr(t->kind));
     json_object_set_new(o, "name", sb_report_jstr(t->name));
-    json_object_set_new(o, "params", kvs_object(&t->params));
+    json_object_set_new(o, "params", sb_report_jkvs(&t->params));
     json_object_set_new(o, "complete", json_boolean(t->complete));
     if (t->error)
         json_object_set_new(o, "error", sb_report_jstr(t->error));
@@ -128,9 +128,9 @@ sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *si
     json_object_set_new(root, "command", sb_report_jstr(run->command));
     json_object_set_new(root, "started", sb_report_jstr(when));
     json_object_set_new(root, "started_unix", json_integer(run->started_unix));
-    json_object_set_new(root, "elapsed_s", jnum(run->elapsed_s));
-    json_object_set_new(root, "host", kvs_object(&run->host));
-    json_object_set_new(root, "labels", kvs_object(&run->labels));
+    json_object_set_new(root, "elapsed_s", sb_report_jnum(run->elapsed_s));
+    json_object_set_new(root, "host", sb_report_jkvs(&run->host));
+    json_object_set_new(root, "labels", sb_report_jkvs(&run->labels));
     json_t *targets = json_array();
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
@@ -138,7 +138,7 @@ sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *si
         json_object_set_new(to, "path", sb_report_jstr(tr->path));
         json_object_set_new(to, "kind", sb_report_jstr(tr->kind));
         json_object_set_new(to, "fs_type", sb_report_jstr(tr->fs_type));
-        json_object_set_new(to, "info", kvs_object(&tr->info));
+        json_object_set_new(to, "info", sb_report_jkvs(&tr->info));
         json_t *tests = json_array();
         for (size_t i = 0; i < tr->n_tests; i++)
             json_array_append_new(tests, test_object(&tr->tests[i]));
