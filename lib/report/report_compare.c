@@ -511,14 +511,7 @@ static sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
         json_array_append_new(rows, o);
     }
     json_object_set_new(root, "rows", rows);
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-    json_decref(root);
-    if (!text)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while writing JSON");
-    sb_sink_puts(sink, text);
-    sb_sink_puts(sink, "\n");
-    free(text);
-    return SB_OK;
+    return sb_report_json_emit(root, sink, err);
 }
 
 sb_status sb_compare_render(const sb_compare_run *runs, size_t n, sb_format fmt,

@@ -343,14 +343,7 @@ static sb_status render_json(const sb_probe_snapshot *s, sb_sink *sink, sb_error
         json_object_set_new(root, "device", group(&s->device));
         json_object_set_new(root, "bus", group(&s->bus));
     }
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-    json_decref(root);
-    if (!text)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while writing JSON");
-    sb_sink_puts(sink, text);
-    sb_sink_puts(sink, "\n");
-    free(text);
-    return sb_sink_status(sink, err);
+    return sb_report_json_emit(root, sink, err);
 }
 
 sb_status sb_report_info(const sb_probe_snapshot *snap, sb_format fmt, sb_sink *sink, sb_error *err)

@@ -32,6 +32,9 @@ struct json_t *sb_report_jstr(const char *s);
 struct json_t *sb_report_jnum(double v);
 /* A JSON object of the key/value list, values through sb_report_jstr. */
 struct json_t *sb_report_jkvs(const sb_kvs *kvs);
+/* Writes the document root to sink, indented, with a final newline, and
+ * releases it (root may be NULL after a failed allocation: SB_E_NOMEM). */
+sb_status sb_report_json_emit(struct json_t *root, sb_sink *sink, sb_error *err);
 
 /* "2026-12-02 10:40 UTC" from a Unix time. */
 void sb_report_utc(int64_t unix_s, char *buf, size_t len);

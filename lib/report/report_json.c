@@ -117,6 +117,18 @@ static json_t *test_object(const sb_test *t)
     return o;
 }
 
+sb_status sb_report_json_emit(json_t *root, sb_sink *sink, sb_error *err)
+{
+    char *text = root ? json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(12)) : NULL;
+    json_decref(root);
+    if (!text)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while writing JSON");
+    sb_sink_puts(sink, text);
+    sb_sink_puts(sink, "\n");
+    free(text);
+    return sb_sink_status(sink, err);
+}
+
 sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err)
 {
     (void)o; /* JSON always carries base units: bytes and seconds */
@@ -146,12 +158,5 @@ sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *si
         json_array_append_new(targets, to);
     }
     json_object_set_new(root, "targets", targets);
-    char *text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(12));
-    json_decref(root);
-    if (!text)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while writing JSON");
-    sb_sink_puts(sink, text);
-    sb_sink_puts(sink, "\n");
-    free(text);
-    return sb_sink_status(sink, err);
+    return sb_report_json_emit(root, sink, err);
 }
