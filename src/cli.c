@@ -144,24 +144,40 @@ static void clock_text(uint64_t ns, char *buf, size_t len)
     snprintf(buf, len, "%llu:%02llu", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
 }
 
+bool cli_progress_due(bool final)
+{
+    if (!isatty(STDERR_FILENO))
+        return false;
+    uint64_t now = sb_clock_ns();
+    if (progress_drawn && !final && now - progress_last_ns < 250000000u)
+        return false;
+    progress_last_ns = now;
+    return true;
+}
+
+void cli_progress_draw(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("\r\033[K", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+    progress_drawn = true;
+}
+
 void cli_progress(const sb_progress *p, void *ctx)
 {
     (void)ctx;
-    if (!isatty(STDERR_FILENO))
+    if (!cli_progress_due(false))
         return;
-    uint64_t now = sb_clock_ns();
-    if (progress_drawn && now - progress_last_ns < 250000000u)
-        return;
-    progress_last_ns = now;
     char bs[32], el[32], eta[32] = "?";
     clock_text(p->elapsed_ns, el, sizeof el);
     if (p->eta_ns)
         clock_text(p->eta_ns, eta, sizeof eta);
-    fprintf(stderr, "\r\033[K[%zu/%zu] %s %s %s  %.1f MiB/s  elapsed %s  ETA %s", p->point,
-            p->n_points, p->target, p->phase, sb_format_size(p->bs_bytes, bs, sizeof bs),
-            p->rate / 1048576.0, el, eta);
-    fflush(stderr);
-    progress_drawn = true;
+    cli_progress_draw("[%zu/%zu] %s %s %s  %.1f MiB/s  elapsed %s  ETA %s", p->point, p->n_points,
+                      p->target, p->phase, sb_format_size(p->bs_bytes, bs, sizeof bs),
+                      p->rate / 1048576.0, el, eta);
 }
 
 void cli_progress_done(void)

@@ -48,6 +48,11 @@ atomic_int *cli_stop_flag(void);
 /* A progress callback that draws one line on stderr when it is a terminal
  * (ctx: NULL). */
 void cli_progress(const sb_progress *p, void *ctx);
+/* The one progress line on stderr, shared by every command: due() says
+ * whether to redraw now (stderr is a terminal, and a quarter second has
+ * passed, or final is set); draw() replaces the line with the text. */
+bool cli_progress_due(bool final);
+void cli_progress_draw(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Clears the progress line, if one was drawn. */
 void cli_progress_done(void);
 

@@ -172,32 +172,18 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
     return true;
 }
 
-static bool progress_drawn;
-static uint64_t progress_last_ns;
-
-/* One line on stderr, redrawn at most four times a second: the target, the
- * pass, the offset, the last block's rate and the time left. */
+/* The target, the pass, the offset, the last block's rate and the time
+ * left, on cli.c's progress line. */
 static void zcav_progress(const sb_zcav_progress *p, void *ctx)
 {
     (void)ctx;
-    uint64_t now = sb_clock_ns();
-    if (progress_drawn && now - progress_last_ns < 250000000u && p->done_blocks < p->n_blocks)
+    if (!cli_progress_due(p->done_blocks >= p->n_blocks))
         return;
-    progress_last_ns = now;
     char eta[32];
     sb_format_duration(p->eta_ns, eta, sizeof eta);
-    fprintf(stderr, "\r\033[K%s pass %u/%u  %.2f GiB  %.1f MiB/s  block %zu/%zu  ETA %s", p->target,
-            p->pass, p->n_passes, (double)p->offset_bytes / 1073741824.0, p->rate / 1048576.0,
-            p->done_blocks, p->n_blocks, eta);
-    fflush(stderr);
-    progress_drawn = true;
-}
-
-static void progress_clear(void)
-{
-    if (progress_drawn)
-        fputs("\r\033[K", stderr);
-    progress_drawn = false;
+    cli_progress_draw("%s pass %u/%u  %.2f GiB  %.1f MiB/s  block %zu/%zu  ETA %s", p->target,
+                      p->pass, p->n_passes, (double)p->offset_bytes / 1073741824.0,
+                      p->rate / 1048576.0, p->done_blocks, p->n_blocks, eta);
 }
 
 /* Prints the notes the scan left (O_DIRECT refused) on stderr. */
@@ -249,7 +235,7 @@ static int measure_and_print(zcav_args *a, const char *cmdline)
     }
     if (rc == CLI_EXIT_OK) {
         st = sb_zcav_run(&a->cfg, a->paths, a->n_paths, run, &err);
-        progress_clear();
+        cli_progress_done();
         print_notes(run);
     }
 
