@@ -420,12 +420,16 @@ static const char show_usage[] =
     "A saved run's tables, exactly as the run printed them with the same format\n"
     "options.\n";
 
+/* Whether the run's own text tables show it: a sweep, or storbench's job
+ * and suite results. */
 static bool has_sweep(const sb_run *run)
 {
     for (size_t t = 0; t < run->n_targets; t++)
-        for (size_t i = 0; i < run->targets[t].n_tests; i++)
-            if (strcmp(run->targets[t].tests[i].kind, "sweep") == 0)
+        for (size_t i = 0; i < run->targets[t].n_tests; i++) {
+            const char *k = run->targets[t].tests[i].kind;
+            if (strcmp(k, "sweep") == 0 || strcmp(k, "job") == 0 || strcmp(k, "suite") == 0)
                 return true;
+        }
     return false;
 }
 

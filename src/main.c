@@ -18,6 +18,7 @@ static const command commands[] = {
     { "run", cmd_run, "the standard check on each TARGET (default: the current directory)" },
     { "sweep", cmd_sweep,
       "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
+    { "job", cmd_job, "fio job files and fio's command-line options, run by storbench" },
     { "zcav", cmd_zcav, "read throughput against offset of a device or file, zcav's format" },
     { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
     { "results", cmd_results,

@@ -14,6 +14,10 @@
 /* Monotonic time in nanoseconds since an arbitrary start. */
 uint64_t sb_clock_ns(void);
 
+/* The CLOCK_REALTIME time ns from now, as pthread_cond_timedwait wants it. */
+struct timespec;
+void sb_clock_realtime_after(uint64_t ns, struct timespec *ts);
+
 /* Wall-clock time in seconds since the Unix epoch, for timestamps only. */
 int64_t sb_clock_unix_s(void);
 
@@ -24,6 +28,8 @@ typedef struct sb_cpu_ns {
 } sb_cpu_ns;
 
 void sb_clock_cpu(sb_cpu_ns *out);
+/* The calling thread's CPU time alone. */
+void sb_clock_cpu_thread(sb_cpu_ns *out);
 
 /* CPU use between two readings over a wall interval, in percent of one core
  * (user + system); 0 when wall_ns is 0. */

@@ -166,4 +166,10 @@ void sb_jobspec_dump(const sb_joblist *list, sb_sink *out);
  * Returns false if name is not an option. */
 bool sb_jobspec_format_option(const sb_job *job, const char *name, char *buf, size_t len);
 
+/* Calls fn(ctx, name, canonical value) for every option of job whose value
+ * differs from fio's default (strings: every one that is set), in table
+ * order; returns how many. fn may be NULL (count only). */
+typedef void (*sb_kvs_fn)(void *ctx, const char *name, const char *value);
+size_t sb_jobspec_changed_options(const sb_job *job, sb_kvs_fn fn, void *ctx);
+
 #endif

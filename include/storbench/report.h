@@ -27,6 +27,7 @@ typedef enum sb_format {
     SB_FORMAT_TEXT,
     SB_FORMAT_CSV,
     SB_FORMAT_JSON,
+    SB_FORMAT_FIO_JSON, /* fio's --output-format=json, for job results (job.h) */
 } sb_format;
 
 typedef struct sb_report_opts {

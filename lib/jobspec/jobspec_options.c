@@ -925,6 +925,26 @@ bool sb_jobspec_format_option(const sb_job *job, const char *name, char *buf, si
     return true;
 }
 
+size_t sb_jobspec_changed_options(const sb_job *job, sb_kvs_fn fn, void *ctx)
+{
+    sb_job def;
+    sb_jobspec_defaults(&def);
+    def.kb_base = job->kb_base;
+    size_t n = 0;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const job_option *o = &job_options[i];
+        char val[256], dval[256];
+        format_value(o, job, val, sizeof val);
+        format_value(o, &def, dval, sizeof dval);
+        if (strcmp(val, dval) == 0)
+            continue;
+        n++;
+        if (fn)
+            fn(ctx, o->name, val);
+    }
+    return n;
+}
+
 void sb_jobspec_dump(const sb_joblist *list, sb_sink *out)
 {
     for (size_t j = 0; j < list->count; j++) {

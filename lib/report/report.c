@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "report/report_int.h"
+#include "storbench/job.h"
 
 sb_status sb_report_parse_format(const char *s, sb_format *out, sb_error *err)
 {
@@ -37,6 +38,7 @@ sb_status sb_report_render(const sb_run *run, sb_format fmt, const sb_report_opt
     case SB_FORMAT_TEXT: return sb_report_text(run, opts, sink, err);
     case SB_FORMAT_CSV: return sb_report_csv(run, opts, sink, err);
     case SB_FORMAT_JSON: return sb_report_json(run, opts, sink, err);
+    case SB_FORMAT_FIO_JSON: return sb_report_fio_json(run, sink, err);
     }
     return sb_error_set(err, SB_E_INVALID, 0, "unknown output format");
 }

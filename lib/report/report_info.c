@@ -351,7 +351,8 @@ sb_status sb_report_info(const sb_probe_snapshot *snap, sb_format fmt, sb_sink *
     switch (fmt) {
     case SB_FORMAT_TEXT: return render_text(snap, sink, err);
     case SB_FORMAT_JSON: return render_json(snap, sink, err);
-    case SB_FORMAT_CSV: break;
+    case SB_FORMAT_CSV:
+    case SB_FORMAT_FIO_JSON: break;
     }
     return sb_error_set(err, SB_E_INVALID, 0, "info: the format must be text or json");
 }

@@ -21,6 +21,7 @@ struct sb_testfile {
     char *path;
     int fd;
     int direct_fd;      /* -1 until first asked for */
+    bool keep;          /* a file storbench did not create: never unlinked */
     bool direct_failed; /* O_DIRECT was refused once: do not retry */
     unsigned dio_align;
 };
@@ -286,6 +287,74 @@ sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err)
     return SB_OK;
 }
 
+sb_status sb_testfile_open_named(sb_target *t, const char *name, sb_testfile **out, sb_error *err)
+{
+    *out = NULL;
+    if (t->kind != SB_TARGET_DIRECTORY)
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' is not a directory", t->path);
+    if (t->open_file)
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' already has an open test file", t->path);
+    if (!*name || strchr(name, '/'))
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' is not a file name", name);
+    sb_testfile *f = calloc(1, sizeof *f);
+    if (!f)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    f->target = t;
+    f->fd = f->direct_fd = -1;
+    if (asprintf(&f->path, "%s/%s", t->path, name) < 0) {
+        free(f);
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    }
+    sb_status s = SB_OK;
+    f->fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (f->fd < 0 && errno == EEXIST) {
+        /* Somebody's file: read in place, written only when destroying
+         * its content was allowed, and never removed. */
+        struct stat st;
+        f->keep = true;
+        bool write = t->flags & SB_TARGET_WRITE;
+        if (stat(f->path, &st) != 0 || !S_ISREG(st.st_mode))
+            s = sb_error_set(err, SB_E_INVALID, 0, "'%s' exists and is not a regular file",
+                             f->path);
+        else if (write && !(t->flags & SB_TARGET_DESTRUCTIVE))
+            s = sb_error_set(err, SB_E_PERM, 0,
+                             "'%s' exists and storbench did not create it: writing to it "
+                             "destroys its content and needs --destructive",
+                             f->path);
+        else if ((f->fd = open(f->path, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0)
+            s = sb_error_set(err, errno == EACCES ? SB_E_PERM : SB_E_IO, errno, "cannot open '%s'",
+                             f->path);
+    } else if (f->fd < 0) {
+        int e = errno;
+        s = sb_error_set(err, e == ENOSPC ? SB_E_NOSPACE : SB_E_IO, e, "cannot create '%s'",
+                         f->path);
+    }
+    if (s != SB_OK) {
+        if (f->fd >= 0)
+            close(f->fd);
+        free(f->path);
+        free(f);
+        return s;
+    }
+    f->dio_align = dio_align_of(f->fd, t);
+    t->open_file = f;
+    *out = f;
+    return SB_OK;
+}
+
+bool sb_testfile_is_ours(const sb_testfile *f)
+{
+    return f->target->kind == SB_TARGET_DIRECTORY && !f->keep;
+}
+
+uint64_t sb_testfile_size(const sb_testfile *f)
+{
+    struct stat st;
+    if (f->target->kind == SB_TARGET_DEVICE)
+        return f->target->space_bytes;
+    return fstat(f->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
 void sb_testfile_remove(sb_testfile *f)
 {
     if (!f)
@@ -294,7 +363,7 @@ void sb_testfile_remove(sb_testfile *f)
         close(f->direct_fd);
     if (f->fd >= 0)
         close(f->fd);
-    if (f->target->kind == SB_TARGET_DIRECTORY && f->path)
+    if (f->target->kind == SB_TARGET_DIRECTORY && f->path && !f->keep)
         unlink(f->path);
     f->target->open_file = NULL;
     free(f->path);

@@ -55,7 +55,19 @@ SB_MUST_CHECK sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_e
  * (read-write with O_EXCL when the target was opened for writing, else
  * read-only). */
 SB_MUST_CHECK sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err);
-/* Closes the file's descriptors and, in a directory, unlinks it. Safe on NULL. */
+/* Opens the file called name (no '/') in a directory target, fio's
+ * filename=: it is created (O_EXCL, mode 0600) when it does not exist, and
+ * then unlinked by sb_testfile_remove like any test file. A file that
+ * exists is somebody's: it is opened in place and never removed; with
+ * SB_TARGET_WRITE it needs SB_TARGET_DESTRUCTIVE (SB_E_PERM otherwise). */
+SB_MUST_CHECK sb_status sb_testfile_open_named(sb_target *t, const char *name, sb_testfile **out,
+                                               sb_error *err);
+/* Whether storbench created the file (and will remove it). */
+bool sb_testfile_is_ours(const sb_testfile *f);
+/* The file's current size, or the device's size. */
+uint64_t sb_testfile_size(const sb_testfile *f);
+/* Closes the file's descriptors and, in a directory, unlinks it (unless it
+ * was there before). Safe on NULL. */
 void sb_testfile_remove(sb_testfile *f);
 
 const char *sb_testfile_path(const sb_testfile *f);

@@ -1,0 +1,108 @@
+/*
+ * job.h: running fio jobs (`storbench job`, and the suite of `storbench run`).
+ *
+ * The jobs come from lib/jobspec (a job file or fio's command-line form)
+ * and run with fio's meanings: one thread per job and per numjobs clone,
+ * all started together; a job with stonewall waits until every earlier job
+ * has finished; group_reporting sums a reporting group into one result;
+ * ramp_time runs before the clock starts and is not counted; time_based
+ * loops over the file until runtime; otherwise a job moves size bytes
+ * (times loops) or stops at runtime, whichever comes first.
+ *
+ * Files: filename= names a block device or a file (relative to directory=
+ * if set); without filename each job and clone gets its own file in
+ * directory= (default: the current directory). A file that does not exist
+ * is created, laid out (written in full, so reads and overwrites meet
+ * allocated blocks), and removed at the end, on error and on a stop. A
+ * file or device storbench did not create is only read unless destructive
+ * is set, and a device in use (mounted, swap, ...) is never written.
+ *
+ * Each I/O's latency is the time from queueing it to seeing its
+ * completion (what fio calls lat; for the synchronous engines it equals
+ * clat). Bandwidth and IOPS are sampled every 500 ms per job, as fio's
+ * bw/iops logs are, for the min/mean/max columns.
+ *
+ * Results: one target per file or device (in the order first used), one
+ * test of kind "job" per reported job (or group) and direction, named
+ * "NAME read" / "NAME write", with params jobname, direction, group_id,
+ * job (the 0-based number of the reported entry; its read and write share
+ * it), rw, bs, ioengine, iodepth, numjobs, direct and the job's options
+ * that differ from fio's defaults; measurements:
+ *   throughput B/s, iops 1/s (with 500 ms samples), io_bytes B, total_ios 1,
+ *   runtime s, lat_min, lat_max, lat_mean, lat_stddev ns, clat_pP ns for
+ *   fio's percentile list (P = 1, 5, 10, 20, ..., 99, 99.5, 99.9, 99.95,
+ *   99.99), usr_cpu and sys_cpu % (of the job's runtime, per thread summed),
+ *   and short_ios 1 when transfers were short.
+ */
+#ifndef STORBENCH_JOB_H
+#define STORBENCH_JOB_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "storbench/jobspec.h"
+#include "storbench/result.h"
+#include "storbench/sink.h"
+#include "storbench/status.h"
+
+/* What the progress callback sees, a few times per second, from the
+ * thread that called sb_job_run. */
+typedef struct sb_job_progress {
+    unsigned running;    /* threads doing I/O now */
+    unsigned finished;   /* threads done */
+    unsigned total;      /* all threads of the run */
+    uint64_t read_bytes; /* so far, over the whole run, counted or not */
+    uint64_t write_bytes;
+    double read_rate; /* bytes/s over the last interval */
+    double write_rate;
+    uint64_t elapsed_ns; /* of the current stonewall group */
+    uint64_t eta_ns;     /* of the current group, when it can be known; else 0 */
+    const char *phase;   /* "laying out", "ramp", "running" */
+} sb_job_progress;
+
+typedef void (*sb_job_progress_fn)(const sb_job_progress *p, void *ctx);
+
+typedef struct sb_job_config {
+    bool destructive; /* writing to a device or to a file storbench did not create */
+    atomic_int *stop; /* raised (by a signal handler) to stop; may be NULL */
+    sb_job_progress_fn progress;
+    void *progress_ctx;
+    sb_sink *notes; /* one-line notes (a file laid out, a job's error); may be NULL */
+    /* The test kind of the results ("job"; the suite uses "suite"). */
+    const char *kind;
+} sb_job_config;
+
+/* Zero-initialised with kind "job". */
+void sb_job_config_init(sb_job_config *c);
+
+/* Checks every job before anything is created: the engine is known and
+ * usable here, sizes can be resolved (size, filesize or an existing file
+ * or device), bs fits the size, direct=1 block sizes and offsets are
+ * multiples of the logical block size of the file's device, targets exist
+ * and may be written. The message names the job ("job 'x': ..."). */
+SB_MUST_CHECK sb_status sb_job_check(const sb_joblist *jobs, const sb_job_config *c, sb_error *err);
+
+/* Runs the jobs and appends their results to run. An I/O error ends the
+ * job that met it (with the offset in its test's error), keeps what it
+ * measured and marks it incomplete; the other jobs go on, and the first
+ * error is returned. A raised stop flag ends every job (SB_E_INTERRUPTED);
+ * created files are removed in every case. */
+SB_MUST_CHECK sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run,
+                                   sb_error *err);
+
+/* fio's default completion-latency percentiles, in order. */
+extern const double sb_job_percentiles[];
+extern const unsigned sb_job_n_percentiles;
+
+/* Renders every "job" (or "suite") test of run as fio 3.x's JSON output
+ * (--output-format=json): "fio version" naming storbench, "timestamp",
+ * "time", "global options", "jobs" with jobname, groupid, error,
+ * "job options", read/write/trim objects (io_bytes, io_kbytes, bw_bytes,
+ * bw, iops, runtime, total_ios, short_ios, slat_ns, clat_ns, lat_ns with
+ * min/max/mean/stddev/N and clat_ns's "percentile" map keyed "99.000000",
+ * bw_min/max/agg/mean/dev/samples, iops_min/max/mean/stddev/samples),
+ * usr_cpu, sys_cpu, and "disk_util" (empty). */
+SB_MUST_CHECK sb_status sb_report_fio_json(const sb_run *run, sb_sink *sink, sb_error *err);
+
+#endif

@@ -1,0 +1,285 @@
+/*
+ * cmd_job.c: `storbench job FILE... | --name=... [options]`, fio's job files
+ * and fio's command-line form, run by storbench.
+ *
+ * Arguments of the form --key[=value] whose key is a job option (the table
+ * of lib/jobspec) are the job's, in fio's command-line form; the others are
+ * storbench's own (below); the rest are job files.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/clock.h"
+#include "storbench/job.h"
+#include "storbench/jobspec.h"
+#include "storbench/probe.h"
+#include "storbench/units.h"
+
+enum {
+    O_OUTPUT_FORMAT,
+    O_OUTPUT,
+    O_SI,
+    O_PARSE_ONLY,
+    O_DESTRUCTIVE,
+    O_QUIET,
+    O_DB,
+    O_NO_SAVE,
+    O_LABEL,
+};
+
+static const cli_option job_opts[] = {
+    [O_OUTPUT_FORMAT] = { "output-format", 0, "FORMAT",
+                          "normal (tables, the default) or json (fio's JSON format)" },
+    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
+    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s" },
+    [O_PARSE_ONLY] = { "parse-only", 0, NULL,
+                       "read the jobs, print them as storbench understood them, run nothing" },
+    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
+                        "allow writing to a block device or to a file storbench did not create "
+                        "(never a mounted device)" },
+    [O_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes" },
+    [O_DB] = { "db", 0, "PATH",
+               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
+    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
+    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    { 0 },
+};
+
+typedef struct job_args {
+    cli_output out;
+    bool parse_only;
+    bool destructive;
+    cli_save save;
+} job_args;
+
+static bool job_option(int idx, const char *arg, void *ctx)
+{
+    job_args *a = ctx;
+    switch (idx) {
+    case O_OUTPUT_FORMAT:
+        if (strcmp(arg, "json") == 0) {
+            a->out.format = SB_FORMAT_FIO_JSON;
+        } else if (strcmp(arg, "normal") == 0) {
+            a->out.format = SB_FORMAT_TEXT;
+        } else {
+            cli_error("--output-format: '%s' is not a format (normal, json)", arg);
+            return false;
+        }
+        return true;
+    case O_OUTPUT: a->out.path = arg; return true;
+    case O_SI: a->out.report.si = true; return true;
+    case O_PARSE_ONLY: a->parse_only = true; return true;
+    case O_DESTRUCTIVE: a->destructive = true; return true;
+    case O_QUIET: a->out.quiet = true; return true;
+    case O_DB: a->save.db = arg; return true;
+    case O_NO_SAVE: a->save.no_save = true; return true;
+    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    default: return true;
+    }
+}
+
+/* A sink for notes and warnings: each whole line goes to stderr after
+ * "storbench: ", clearing the progress line first. */
+typedef struct line_sink {
+    char line[1024];
+    size_t len;
+    bool quiet;
+} line_sink;
+
+static int line_write(void *ctx, const char *data, size_t len)
+{
+    line_sink *l = ctx;
+    for (size_t i = 0; i < len; i++) {
+        if (data[i] != '\n') {
+            if (l->len + 1 < sizeof l->line)
+                l->line[l->len++] = data[i];
+            continue;
+        }
+        l->line[l->len] = '\0';
+        if (!l->quiet) {
+            cli_progress_done();
+            fprintf(stderr, "storbench: %s\n", l->line);
+        }
+        l->len = 0;
+    }
+    return 0;
+}
+
+static void job_progress(const sb_job_progress *p, void *ctx)
+{
+    (void)ctx;
+    if (!cli_progress_due(false))
+        return;
+    if (strcmp(p->phase, "laying out") == 0) {
+        cli_progress_draw("job: laying out files");
+        return;
+    }
+    char el[32], eta[32];
+    sb_format_duration(p->elapsed_ns, el, sizeof el);
+    sb_format_duration(p->eta_ns, eta, sizeof eta);
+    cli_progress_draw("job: %s, %u/%u running  read %.1f MiB/s  write %.1f MiB/s  %s%s%s", p->phase,
+                      p->running, p->total, p->read_rate / 1048576.0, p->write_rate / 1048576.0, el,
+                      p->eta_ns ? "  ETA " : "", p->eta_ns ? eta : "");
+}
+
+static const char job_usage[] =
+    "usage: storbench job [OPTIONS] JOBFILE...\n"
+    "       storbench job [OPTIONS] --name=NAME --key=value...\n"
+    "\n"
+    "Runs fio job files, or fio's command-line form, with fio's option names and\n"
+    "meanings: seed 004's `fio --randrepeat=1 --ioengine=libaio --direct=1 ...` runs\n"
+    "as `storbench job --randrepeat=1 --ioengine=libaio --direct=1 ...`. Jobs run as\n"
+    "threads; results per job (or group, with group_reporting): bandwidth, IOPS,\n"
+    "latency mean/p50/p99/p99.9/max, CPU. --output-format=json prints fio's JSON.\n"
+    "Files storbench creates are removed at the end; a file or device it did not\n"
+    "create is only read, unless --destructive (never a mounted device).\n"
+    "The run is saved in the results archive unless --no-save (storbench results).\n";
+
+static void print_job_help(void)
+{
+    printf("%s\nOptions:\n", job_usage);
+    for (const cli_option *o = job_opts; o->name; o++) {
+        char left[64];
+        snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
+                 o->short_name ? o->short_name : ' ', o->short_name ? ", " : "   ", o->name,
+                 o->metavar ? " " : "", o->metavar ? o->metavar : "");
+        printf("  %-28s %s\n", left + (o->short_name ? 0 : 1), o->help);
+    }
+    printf("\nJob options (in a job file as key=value, on the command line as "
+           "--key=value):\n");
+    sb_sink s;
+    sb_sink_init_file(&s, stdout);
+    sb_jobspec_help(&s);
+}
+
+/* Whether arg is --key or --key=value with key a job option. */
+static bool is_job_arg(const char *arg)
+{
+    if (strncmp(arg, "--", 2) != 0 || !arg[2])
+        return false;
+    char key[128];
+    size_t len = strcspn(arg + 2, "=");
+    if (len >= sizeof key)
+        return false;
+    memcpy(key, arg + 2, len);
+    key[len] = '\0';
+    return sb_jobspec_is_option(key);
+}
+
+static int parse_jobs(char **files, int n_files, char **jargs, int n_jargs, sb_sink *warn,
+                      sb_joblist *jobs)
+{
+    sb_jobspec_opts po = { .warn = warn };
+    sb_error err;
+    for (int i = 0; i < n_files; i++)
+        if (sb_jobspec_parse_file(files[i], &po, jobs, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            return CLI_EXIT_USAGE;
+        }
+    if (n_jargs &&
+        sb_jobspec_parse_args(n_jargs, (const char *const *)jargs, &po, jobs, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        return CLI_EXIT_USAGE;
+    }
+    if (jobs->count == 0) {
+        cli_error("job: no job given: name a job file, or give --name=NAME and options "
+                  "(see --help)");
+        return CLI_EXIT_USAGE;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const char *cmdline)
+{
+    sb_job_config cfg;
+    sb_job_config_init(&cfg);
+    cfg.destructive = a->destructive;
+    cfg.notes = notes;
+    sb_error err;
+    if (sb_job_check(jobs, &cfg, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        return err.status == SB_E_UNSUPPORTED ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+    }
+    int rc = cli_output_open(&a->out);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    cfg.stop = cli_stop_flag();
+    if (!a->out.quiet && isatty(STDERR_FILENO))
+        cfg.progress = job_progress;
+    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
+    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK ||
+        !cli_save_labels(&a->save, run)) {
+        cli_error("out of memory");
+        sb_run_free(run);
+        if (a->out.file) {
+            fclose(a->out.file);
+            unlink(a->out.path);
+        }
+        return CLI_EXIT_FAIL;
+    }
+    uint64_t t0 = sb_clock_ns();
+    sb_status st = sb_job_run(jobs, &cfg, run, &err);
+    run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
+    cli_progress_done();
+    int rc1 = cli_print_run(run, &a->out);
+    int rc2 = cli_finish(st, &err);
+    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
+    sb_run_free(run);
+    return rc2 != CLI_EXIT_OK ? rc2 : rc1 != CLI_EXIT_OK ? rc1 : rc3;
+}
+
+int cmd_job(const char *cmdline, int argc, char **argv)
+{
+    /* Split: job options to jargs, storbench's own to own (argv[0] first,
+     * for cli_parse), the rest are job files. */
+    char **own = calloc((size_t)argc + 1, sizeof *own);
+    char **jargs = calloc((size_t)argc + 1, sizeof *jargs);
+    if (!own || !jargs) {
+        free(own);
+        free(jargs);
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    int n_own = 0, n_jargs = 0;
+    own[n_own++] = argv[0];
+    bool help = false;
+    for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            help = true;
+        else if (is_job_arg(argv[i]))
+            jargs[n_jargs++] = argv[i];
+        else
+            own[n_own++] = argv[i];
+    }
+    job_args a = { 0 };
+    a.out.format = SB_FORMAT_TEXT;
+    int rc = CLI_EXIT_OK;
+    if (help) {
+        print_job_help();
+        rc = -1;
+    }
+    int first = n_own;
+    if (rc == CLI_EXIT_OK)
+        rc = cli_parse(n_own, own, job_opts, job_usage, job_option, &a, &first);
+    line_sink ls = { .quiet = a.out.quiet };
+    sb_sink notes = { .write = line_write, .ctx = &ls };
+    sb_joblist jobs = { 0 };
+    if (rc == CLI_EXIT_OK)
+        rc = parse_jobs(own + first, n_own - first, jargs, n_jargs, &notes, &jobs);
+    if (rc == CLI_EXIT_OK && a.parse_only) {
+        sb_sink out;
+        sb_sink_init_file(&out, stdout);
+        sb_jobspec_dump(&jobs, &out);
+        rc = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+    } else if (rc == CLI_EXIT_OK) {
+        rc = run_jobs(&a, &jobs, &notes, cmdline);
+    }
+    sb_joblist_free(&jobs);
+    cli_save_free(&a.save);
+    free(own);
+    free(jargs);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
