@@ -272,6 +272,53 @@ int cli_print_run(const sb_run *run, cli_output *out)
     return CLI_EXIT_OK;
 }
 
+/* A sink for notes and warnings: each whole line goes to stderr after
+ * "storbench: ", clearing the progress line first. */
+static int notes_write(void *ctx, const char *data, size_t len)
+{
+    cli_notes *l = ctx;
+    for (size_t i = 0; i < len; i++) {
+        if (data[i] != '\n') {
+            if (l->len + 1 < sizeof l->line)
+                l->line[l->len++] = data[i];
+            continue;
+        }
+        l->line[l->len] = '\0';
+        if (!l->quiet) {
+            cli_progress_done();
+            fprintf(stderr, "storbench: %s\n", l->line);
+        }
+        l->len = 0;
+    }
+    return 0;
+}
+
+void cli_job_progress(const sb_job_progress *p, void *ctx)
+{
+    (void)ctx;
+    if (!cli_progress_due(false))
+        return;
+    if (strcmp(p->phase, "laying out") == 0) {
+        cli_progress_draw("job: laying out files");
+        return;
+    }
+    char el[32], eta[32];
+    sb_format_duration(p->elapsed_ns, el, sizeof el);
+    sb_format_duration(p->eta_ns, eta, sizeof eta);
+    cli_progress_draw("job: %s, %u/%u running  read %.1f MiB/s  write %.1f MiB/s  %s%s%s", p->phase,
+                      p->running, p->total, p->read_rate / 1048576.0, p->write_rate / 1048576.0, el,
+                      p->eta_ns ? "  ETA " : "", p->eta_ns ? eta : "");
+}
+
+void cli_notes_init(cli_notes *n, sb_sink *s, bool quiet)
+{
+    memset(n, 0, sizeof *n);
+    n->quiet = quiet;
+    s->write = notes_write;
+    s->ctx = n;
+    s->failed_errno = 0;
+}
+
 int cli_finish(sb_status st, const sb_error *err)
 {
     if (st == SB_OK)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "storbench/job.h"
 #include "storbench/report.h"
 #include "storbench/result.h"
 #include "storbench/status.h"
@@ -55,6 +56,18 @@ bool cli_progress_due(bool final);
 void cli_progress_draw(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Clears the progress line, if one was drawn. */
 void cli_progress_done(void);
+/* The progress of fio jobs (storbench job, storbench run) on that line. */
+void cli_job_progress(const sb_job_progress *p, void *ctx);
+
+/* A sink for notes and warnings of the library: each whole line goes to
+ * stderr after "storbench: ", clearing the progress line first; nothing
+ * when quiet. */
+typedef struct cli_notes {
+    char line[1024];
+    size_t len;
+    bool quiet;
+} cli_notes;
+void cli_notes_init(cli_notes *n, sb_sink *s, bool quiet);
 
 /* The command line as one string (arguments with spaces quoted). The caller
  * frees it. */

@@ -81,50 +81,6 @@ static bool job_option(int idx, const char *arg, void *ctx)
     }
 }
 
-/* A sink for notes and warnings: each whole line goes to stderr after
- * "storbench: ", clearing the progress line first. */
-typedef struct line_sink {
-    char line[1024];
-    size_t len;
-    bool quiet;
-} line_sink;
-
-static int line_write(void *ctx, const char *data, size_t len)
-{
-    line_sink *l = ctx;
-    for (size_t i = 0; i < len; i++) {
-        if (data[i] != '\n') {
-            if (l->len + 1 < sizeof l->line)
-                l->line[l->len++] = data[i];
-            continue;
-        }
-        l->line[l->len] = '\0';
-        if (!l->quiet) {
-            cli_progress_done();
-            fprintf(stderr, "storbench: %s\n", l->line);
-        }
-        l->len = 0;
-    }
-    return 0;
-}
-
-static void job_progress(const sb_job_progress *p, void *ctx)
-{
-    (void)ctx;
-    if (!cli_progress_due(false))
-        return;
-    if (strcmp(p->phase, "laying out") == 0) {
-        cli_progress_draw("job: laying out files");
-        return;
-    }
-    char el[32], eta[32];
-    sb_format_duration(p->elapsed_ns, el, sizeof el);
-    sb_format_duration(p->eta_ns, eta, sizeof eta);
-    cli_progress_draw("job: %s, %u/%u running  read %.1f MiB/s  write %.1f MiB/s  %s%s%s", p->phase,
-                      p->running, p->total, p->read_rate / 1048576.0, p->write_rate / 1048576.0, el,
-                      p->eta_ns ? "  ETA " : "", p->eta_ns ? eta : "");
-}
-
 static const char job_usage[] =
     "usage: storbench job [OPTIONS] JOBFILE...\n"
     "       storbench job [OPTIONS] --name=NAME --key=value...\n"
@@ -140,7 +96,7 @@ static const char job_usage[] =
 
 static void print_job_help(void)
 {
-    printf("%s\nOptions:\n", job_usage);
+    printf("%s\nOptions:\n  -h, --help                   this help\n", job_usage);
     for (const cli_option *o = job_opts; o->name; o++) {
         char left[64];
         snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
@@ -208,7 +164,7 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
         return rc;
     cfg.stop = cli_stop_flag();
     if (!a->out.quiet && isatty(STDERR_FILENO))
-        cfg.progress = job_progress;
+        cfg.progress = cli_job_progress;
     sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
     if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK ||
         !cli_save_labels(&a->save, run)) {
@@ -225,7 +181,14 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
     cli_progress_done();
     int rc1 = cli_print_run(run, &a->out);
+    /* A job that cannot be run as written (no size, misaligned direct
+     * I/O, ...) is bad input, as a parse error is. */
+    bool none_ran = true;
+    for (size_t i = 0; i < run->n_targets; i++)
+        none_ran &= run->targets[i].n_tests == 0;
     int rc2 = cli_finish(st, &err);
+    if (st == SB_E_INVALID && none_ran)
+        rc2 = CLI_EXIT_USAGE;
     int rc3 = cli_save_run(run, &a->save, a->out.quiet);
     sb_run_free(run);
     return rc2 != CLI_EXIT_OK ? rc2 : rc1 != CLI_EXIT_OK ? rc1 : rc3;
@@ -264,8 +227,9 @@ int cmd_job(const char *cmdline, int argc, char **argv)
     int first = n_own;
     if (rc == CLI_EXIT_OK)
         rc = cli_parse(n_own, own, job_opts, job_usage, job_option, &a, &first);
-    line_sink ls = { .quiet = a.out.quiet };
-    sb_sink notes = { .write = line_write, .ctx = &ls };
+    cli_notes ls;
+    sb_sink notes;
+    cli_notes_init(&ls, &notes, a.out.quiet);
     sb_joblist jobs = { 0 };
     if (rc == CLI_EXIT_OK)
         rc = parse_jobs(own + first, n_own - first, jargs, n_jargs, &notes, &jobs);

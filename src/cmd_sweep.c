@@ -222,30 +222,3 @@ int cmd_sweep(const char *cmdline, int argc, char **argv)
     cli_save_free(&a.save);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
-
-static const char run_usage[] =
-    "usage: storbench run [OPTIONS] [TARGET...]\n"
-    "\n"
-    "The standard check on each TARGET (default: the current directory): sequential\n"
-    "write and cold read throughput at 4k, 64k and 1m block sizes, measured as\n"
-    "`storbench sweep --bs 4k,64k,1m` does, and saved in the results archive.\n";
-
-int cmd_run(const char *cmdline, int argc, char **argv)
-{
-    sweep_args a = { .out = { .format = SB_FORMAT_TEXT } };
-    sb_sweep_config_init(&a.cfg);
-    a.cfg.n_bs = 3;
-    a.cfg.bs[0] = 4096;
-    a.cfg.bs[1] = 65536;
-    a.cfg.bs[2] = 1048576;
-    int first;
-    int rc = cli_parse(argc, argv, sweep_opts, run_usage, sweep_option, &a, &first);
-    static const char *const here[] = { "." };
-    if (rc == CLI_EXIT_OK && first >= argc)
-        rc = measure_and_print(&a, cmdline, here, 1);
-    else if (rc == CLI_EXIT_OK)
-        rc = measure_and_print(&a, cmdline, (const char *const *)argv + first,
-                               (size_t)(argc - first));
-    cli_save_free(&a.save);
-    return rc < 0 ? CLI_EXIT_OK : rc;
-}

@@ -43,6 +43,10 @@ void sb_report_utc(int64_t unix_s, char *buf, size_t len);
  * target; false when run has none (nothing written). */
 bool sb_report_job_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink);
 
+/* The summary of `storbench run` (report_suite.c); false when run has no
+ * suite results. */
+bool sb_report_suite_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink);
+
 /* A table of strings printed with aligned columns (report_table.c), for
  * the sweep and compare tables. A cell is either one text, right-aligned
  * over its column, or three tab-separated fields "value\tnote\tmarks":

@@ -14,9 +14,19 @@
 #include "storbench/job.h"
 #include "storbench/units.h"
 
+/* What fio's JSON holds: job results, the suite's (both from job.c) and
+ * imported fio runs. */
+static bool is_fio_kind(const sb_test *t)
+{
+    return (strcmp(t->kind, "job") == 0 || strcmp(t->kind, "suite") == 0 ||
+            strcmp(t->kind, "fio") == 0) &&
+           sb_kvs_get(&t->params, "jobname");
+}
+
+/* What the job tables show; the suite has its own (report_suite.c). */
 static bool is_job_kind(const char *kind)
 {
-    return strcmp(kind, "job") == 0 || strcmp(kind, "suite") == 0 || strcmp(kind, "fio") == 0;
+    return strcmp(kind, "job") == 0 || strcmp(kind, "fio") == 0;
 }
 
 /* A latency in ns as "812us", "2.10ms", "1.20s"; "-" when unknown. */
@@ -290,7 +300,7 @@ sb_status sb_report_fio_json(const sb_run *run, sb_sink *sink, sb_error *err)
     for (size_t i = 0; i < run->n_targets; i++)
         for (size_t k = 0; k < run->targets[i].n_tests; k++) {
             const sb_test *t = &run->targets[i].tests[k];
-            if (!is_job_kind(t->kind))
+            if (!is_fio_kind(t))
                 continue;
             unsigned j = (unsigned)sb_report_param_u64(t, "job");
             max_job = j > max_job ? j : max_job;
@@ -301,7 +311,7 @@ sb_status sb_report_fio_json(const sb_run *run, sb_sink *sink, sb_error *err)
         for (size_t i = 0; i < run->n_targets; i++)
             for (size_t k = 0; k < run->targets[i].n_tests; k++) {
                 const sb_test *t = &run->targets[i].tests[k];
-                if (!is_job_kind(t->kind) || sb_report_param_u64(t, "job") != j)
+                if (!is_fio_kind(t) || sb_report_param_u64(t, "job") != j)
                     continue;
                 dir[strcmp(param(t, "direction", "read"), "write") == 0] = t;
             }

@@ -380,6 +380,7 @@ sb_status sb_report_text(const sb_run *run, const sb_report_opts *o, sb_sink *si
         sb_sink_puts(sink, "\n");
     }
     cpu_table(run, sink);
+    sb_report_suite_text(run, o, sink);
     sb_report_job_text(run, o, sink);
     if (wm.changed || wm.incomplete || wm.cache || rm.changed || rm.incomplete || rm.cache) {
         sb_sink_puts(sink, "\n");

@@ -1171,13 +1171,16 @@ static void set_param(void *ctx, const char *name, const char *value)
 
 static sb_target_res *entry_target(sb_run *run, const shared *sh, const worker *w, sb_error *err)
 {
+    /* A file storbench created stands for its directory (the suite's and
+     * fio's generated files); a file or device the user named is itself. */
     const jfile *f = &sh->files[w->fidx[0]];
-    const char *path = w->job->filename ? f->path : sb_target_path(f->target);
+    bool ours = !f->device && sb_testfile_is_ours(f->tf);
+    const char *path = ours ? sb_target_path(f->target) : f->path;
     for (size_t i = 0; i < run->n_targets; i++)
         if (strcmp(run->targets[i].path, path) == 0)
             return &run->targets[i];
     sb_target_res *tr;
-    const char *kind = f->device ? "device" : w->job->filename ? "file" : "directory";
+    const char *kind = f->device ? "device" : ours ? "directory" : "file";
     if (sb_result_add_target(run, path, kind, sb_target_fs_type(f->target), &tr, err) != SB_OK)
         return NULL;
     if (sb_target_describe(f->target, &tr->info, err) != SB_OK)

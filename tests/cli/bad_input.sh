@@ -102,7 +102,27 @@ check "second TARGET missing, first untouched" 1 "'$W/missing'" -- \
     sweep "${F[@]}" "$D" "$W/missing"
 check "block size larger than the test file" 1 "1.0 MiB" "512.0 KiB" "'$D'" -- \
     sweep "${F[@]}" --bs 1m --file-size 512k "$D"
-check "run: missing directory" 1 "'$W/missing'" -- run "${F[@]}" "$W/missing"
+check "run: missing directory" 1 "'$W/missing'" -- run -q --time 0.2s --size 16m "$W/missing"
+check "run: a block device is not a directory" 1 "block device" -- run -q /dev/loop-control
+check "run: --size below the minimum" 2 "--size" "16 MiB" -- run -q --size 1m "$D"
+check "run: --time nonsense" 2 "--time" -- run -q --time 5x "$D"
+check "run: unknown profile" 2 "--profile" "'ssd'" -- run -q --profile ssd "$D"
+check "run: --format csv" 2 "--format" -- run -q --format csv "$D"
+check "job: no job" 2 "no job given" -- job -q
+check "job: unknown option" 2 "'--nmae'" -- job -q --nmae=x --size=1m
+check "job: missing job file" 2 "'$W/none.fio'" -- job -q "$W/none.fio"
+check "job: size not set, file missing" 2 "size is not set" -- job -q --name=x --rw=read \
+    --filename="$W/nofile"
+check "job: bs larger than size" 2 "block size" "larger" -- job -q --no-save --name=x \
+    --directory="$D" --size=4k --bs=64k
+check "job: time_based without runtime" 2 "time_based" -- job -q --name=x --size=1m \
+    --time_based --directory="$D"
+check "job: writing a file storbench did not create" 1 "'$W/file'" "--destructive" -- \
+    job -q --no-save --name=x --rw=write --filename="$W/file" --size=4k
+check "job: direct=1 with bs not a multiple of the logical block" 2 "direct=1" "bs=1000" -- \
+    job -q --no-save --name=x --direct=1 --bs=1000 --size=1m --directory="$D"
+check "job: --output-format nonsense" 2 "--output-format" -- job -q --output-format=xml \
+    --name=x --size=1m
 
 # Option conflicts, found by sb_sweep_check_config before any target is
 # touched: a bad command line, exit 2.
@@ -137,7 +157,7 @@ check "option missing its value (last)" 2 "'--format'" "needs a value" -- \
 check "short option missing its value" 2 "'-o'" "needs a value" -- sweep "${F[@]}" "$D" -o
 check "unknown subcommand" 2 "'frobnicate'" -- frobnicate "$D"
 check "sweep without TARGET" 2 "no TARGET" -- sweep "${F[@]}"
-check "run: --format xml" 2 "--format:" "'xml'" -- run "${F[@]}" --format xml "$D"
+check "run: --format xml" 2 "--format:" "'xml'" -- run -q --format xml "$D"
 
 # A flag given a value: the error names a control character instead of the
 # option (src/cli.c, '?' with optopt set to the option's index code).

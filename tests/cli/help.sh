@@ -1,27 +1,31 @@
 #!/usr/bin/env bash
 #
 # help.sh: --help and --version. Help goes to stdout with exit 0; the help of
-# `sweep` and `run` lists every option of the option table in
-# src/cmd_sweep.c (read from the source, so a new option cannot be left out
+# `sweep`, `run` and `job` lists every option of the option table in
+# src/cmd_NAME.c (read from the source, so a new option cannot be left out
 # of the help), and lists no option the table does not have; `storbench`
 # alone prints its usage on stderr and exits 2.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 
 sb_tmpdir T
-src=${SB_SOURCE_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../..}/src/cmd_sweep.c
-[[ -r $src ]] || sb_fail "cannot read $src (SB_SOURCE_ROOT='${SB_SOURCE_ROOT:-}')"
+root=${SB_SOURCE_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../..}
 
-# The table: the lines from `sweep_opts[] = {` to the closing `};`; each
-# entry begins `{ "name", 'c'` or `{ "name", 0`.
-mapfile -t table < <(
-    sed -n '/sweep_opts\[\] = {/,/^};/p' "$src" |
-        grep -oE "\\{ *\"[a-z][a-z0-9-]*\", *('[A-Za-z0-9]'|0)" |
-        sed -E "s/^\\{ *\"([^\"]*)\", *'?([^']*)'?$/\\1 \\2/"
-)
-[[ ${#table[@]} -ge 10 ]] ||
-    sb_fail "found ${#table[@]} options in $src; the table parser needs updating"
-sb_note "option table of $src: ${#table[@]} options"
+# load_table CMD: the option table of src/cmd_CMD.c, the lines from
+# `CMD_opts[] = {` to the closing `};`; each entry begins `{ "name", 'c'` or
+# `{ "name", 0`.
+load_table() {
+    local src=$root/src/cmd_$1.c
+    [[ -r $src ]] || sb_fail "cannot read $src (SB_SOURCE_ROOT='${SB_SOURCE_ROOT:-}')"
+    mapfile -t table < <(
+        sed -n "/$1_opts\[\] = {/,/^};/p" "$src" |
+            grep -oE "\\{ *\"[a-z][a-z0-9-]*\", *('[A-Za-z0-9]'|0)" |
+            sed -E "s/^\\{ *\"([^\"]*)\", *'?([^']*)'?$/\\1 \\2/"
+    )
+    [[ ${#table[@]} -ge 5 ]] ||
+        sb_fail "found ${#table[@]} options in $src; the table parser needs updating"
+    sb_note "option table of $src: ${#table[@]} options"
+}
 
 failed=0
 bad() {
@@ -64,14 +68,15 @@ options_listed() {
 # The program's own help.
 expect_ok main --help
 grep -q '^usage: storbench ' "$T/main.stdout" || bad "--help: no usage line"
-for cmd in run sweep; do
+for cmd in run sweep job; do
     grep -qE "^  $cmd " "$T/main.stdout" || bad "--help: the command '$cmd' is not listed"
 done
 expect_ok main_h -h
 cmp -s "$T/main.stdout" "$T/main_h.stdout" || bad "-h and --help differ"
 
 # The subcommands' help.
-for cmd in sweep run; do
+for cmd in sweep run job; do
+    load_table "$cmd"
     expect_ok "$cmd" "$cmd" --help
     grep -q "^usage: storbench $cmd " "$T/$cmd.stdout" || bad "$cmd --help: no usage line"
     options_listed "$T/$cmd.stdout" "$cmd --help"

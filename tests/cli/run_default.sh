@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 #
 # run_default.sh: `storbench run` without a TARGET measures the current
-# directory: the table's header names it ".", the standard block sizes
-# (4k, 64k, 1M) are measured in both directions, the exit status is 0 and
-# nothing is left in the directory.
+# directory with the standard suite: the summary names ".", holds the nine
+# tests (SEQ1M Q8T1 ... MIX4K Q8T1) with read and write columns, the exit
+# status is 0 and nothing is left in the directory. --dry-run prints the same
+# tests as a `storbench job` command line that storbench job accepts.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 
@@ -11,7 +12,7 @@ sb_tmpdir T
 mkdir "$T/here" "$T/out"
 cd "$T/here" || sb_fail "cd $T/here"
 
-sb_run "$T/out/run" run -q --min-time 0.1s --max-time 0.3s --file-size 4m
+sb_run "$T/out/run" run -q --time 0.2s --size 16m
 out=$T/out/run.stdout
 if [[ $SB_RC -ne 0 ]]; then
     sb_show "$T/out/run.stderr" stderr
@@ -24,29 +25,36 @@ bad() {
     echo "not ok - $*"
     failed=$((failed + 1))
 }
-for title in 'Write throughput' 'Read throughput' 'CPU %'; do
-    # The header: "block  FS" then "size  ." right below the title.
-    hdr=$(awk -v t="$title" 'index($0, t) == 1 { getline b; getline s; print b; print s; exit }' "$out")
-    [[ -n $hdr ]] || {
-        bad "no table titled '$title'"
+grep -qE '^\. \([a-z0-9]+\), 16 MiB test file, direct I/O' "$out" ||
+    bad "the summary does not name the target '.' and its 16 MiB file"
+grep -qE '^test +read MiB/s +IOPS +p99 +write MiB/s +IOPS +p99$' "$out" ||
+    bad "no header 'test read MiB/s IOPS p99 write MiB/s IOPS p99'"
+for t in 'SEQ1M Q8T1' 'SEQ1M Q1T1' 'RND4K Q32T1' 'RND4K Q1T1' 'MIX4K Q8T1 (75% read)'; do
+    line=$(grep -F -- "$t " "$out" | head -1)
+    [[ -n $line ]] || {
+        bad "no row '$t'"
         continue
     }
-    [[ $(sed -n 2p <<<"$hdr" | awk '{ print $1 "|" $2 "|" NF }') == 'size|.|2' ]] ||
-        bad "'$title': the header does not name the target '.': $(sed -n 2p <<<"$hdr")"
+    # Six numbers after the name: MiB/s, IOPS, p99 for read and for write.
+    nums=$(wc -w <<<"${line:${#t}}")
+    [[ $nums -eq 6 ]] || bad "row '$t' has $nums values, expected 6: $line"
 done
-for title in 'Write throughput' 'Read throughput'; do
-    rows=$(awk -v t="$title" 'index($0, t) == 1 { getline; getline; f = 1; next }
-                               f && NF == 0 { exit } f && $1 ~ /^[0-9]/ { print $1 }' "$out" |
-        tr '\n' ' ')
-    [[ $rows == '4k 64k 1M ' ]] || bad "'$title': block sizes '$rows', expected '4k 64k 1M '"
-done
-grep -q '^reads on \.: ' "$out" || bad "no 'reads on .:' line"
-
 left=$(ls -A .)
 [[ -z $left ]] || bad "the current directory is not empty afterwards: $left"
+
+# --dry-run: a command line that storbench job parses to the same nine jobs.
+sb_run "$T/out/dry" run --dry-run
+[[ $SB_RC -eq 0 ]] || bad "run --dry-run: exit status $SB_RC"
+cmd=$(cat "$T/out/dry.stdout")
+[[ $cmd == "storbench job "* ]] || bad "run --dry-run did not print a storbench job line: $cmd"
+eval "set -- ${cmd#storbench job }"
+sb_run "$T/out/parse" job --parse-only "$@"
+[[ $SB_RC -eq 0 ]] || bad "storbench job --parse-only of the dry run: exit status $SB_RC"
+n=$(grep -c '^\[' "$T/out/parse.stdout")
+[[ $n -eq 9 ]] || bad "the dry run parses to $n jobs, expected 9"
 
 if [[ $failed -ne 0 ]]; then
     sb_show "$out" stdout
     sb_fail "$failed checks failed"
 fi
-echo "ok - run without TARGET measured '.', left nothing behind"
+echo "ok - run without TARGET measured '.' with the nine tests, left nothing behind"

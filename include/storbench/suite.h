@@ -1,0 +1,84 @@
+/*
+ * suite.h: `storbench run`, the standard suite, and its PiBenchmarks profile.
+ *
+ * The standard suite measures a directory as CrystalDiskMark's default set
+ * does, each test for a fixed time on one test file, direct I/O:
+ *   SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1, RND4K Q1T1 (read, then write) and
+ *   MIX4K Q8T1, seed 004's 4k random 75/25 read/write mix at queue depth 8.
+ * The pi profile runs the tests of the PiBenchmarks Storage.sh script with
+ * its sizes and engines, and computes that site's score from them:
+ *   dd        sequential 4k buffered writes of 130k blocks, fsync at the end
+ *             (dd bs=4k count=130k conv=fsync), MB/s (10^6)
+ *   fio       4k random write and read, libaio, direct, QD64, 80 MiB, IOPS
+ *   iozone    4k QD1 direct sequential write (fsync included), read, random
+ *             read, random write on 80 MiB, KB/s (1024)
+ * Both are jobs run by lib/runner/job.c (see job.h) with the test kind
+ * "suite"; each test is one job, in order, separated by stonewall.
+ */
+#ifndef STORBENCH_SUITE_H
+#define STORBENCH_SUITE_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "storbench/job.h"
+#include "storbench/result.h"
+#include "storbench/status.h"
+
+typedef enum sb_suite_profile {
+    SB_SUITE_STANDARD,
+    SB_SUITE_PI,
+} sb_suite_profile;
+
+#define SB_SUITE_DEFAULT_SIZE (1ull << 30)
+#define SB_SUITE_MIN_SIZE (16ull << 20)
+
+typedef struct sb_suite_config {
+    sb_suite_profile profile;
+    uint64_t runtime_us; /* per test of the standard suite (default 5 s) */
+    uint64_t size_bytes; /* standard suite's file; 0: 1 GiB, less when space is short */
+    const char *engine;  /* the asynchronous engine; NULL: io_uring, else libaio */
+    atomic_int *stop;
+    sb_job_progress_fn progress;
+    void *progress_ctx;
+    sb_sink *notes;
+} sb_suite_config;
+
+void sb_suite_config_init(sb_suite_config *c);
+
+/* The profile's jobs for directory dir, in fio's command-line form, one
+ * option per element (what --dry-run shows and the tests check). *argv is
+ * NULL-terminated and freed with sb_suite_args_free. */
+SB_MUST_CHECK sb_status sb_suite_args(const sb_suite_config *c, const char *dir,
+                                      uint64_t free_bytes, char ***argv, int *argc, sb_error *err);
+void sb_suite_args_free(char **argv);
+
+/* Runs the profile on the directory dir and appends its results to run;
+ * for the pi profile also a test "pi score" with the measurement "score".
+ * Errors as sb_job_run. */
+SB_MUST_CHECK sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run,
+                                     sb_error *err);
+
+/* The PiBenchmarks score: floor((1024 dd + 4 fio_rr + 10 fio_rw + ioz_read +
+ * ioz_write + 4 ioz_rr + 10 ioz_rw) / 100), dd in MB/s, fio terms in IOPS,
+ * iozone terms in KB/s. */
+typedef struct sb_pi_terms {
+    double dd_mbs;
+    double fio_randread_iops, fio_randwrite_iops;
+    double ioz_read_kbs, ioz_write_kbs, ioz_randread_kbs, ioz_randwrite_kbs;
+} sb_pi_terms;
+
+double sb_pi_score(const sb_pi_terms *t);
+
+/* The terms from the results of the pi profile in run (first target that
+ * has them); false when some are missing. */
+bool sb_pi_terms_of(const sb_run *run, size_t target, sb_pi_terms *t);
+
+/* Rendering: the suite's summary table (CrystalDiskMark's layout: a row per
+ * test, read and write side by side with MiB/s, IOPS and p99 latency), or
+ * for the pi profile its terms and the score. Nothing when run has no
+ * suite results. */
+SB_MUST_CHECK sb_status sb_report_suite(const sb_run *run, bool si, sb_sink *sink, sb_error *err);
+
+#endif

@@ -1,0 +1,236 @@
+/*
+ * suite.c: the tests of `storbench run` as fio jobs (see suite.h), and the
+ * PiBenchmarks score.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "storbench/suite.h"
+#include "target/target.h"
+
+void sb_suite_config_init(sb_suite_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->profile = SB_SUITE_STANDARD;
+    c->runtime_us = 5000000;
+}
+
+/* An asynchronous engine that works here: the one asked for, else
+ * io_uring, else libaio; NULL when there is none. */
+static const char *async_engine(const sb_suite_config *c, sb_error *err)
+{
+    const char *want[] = { c->engine, "io_uring", "libaio" };
+    for (size_t i = c->engine ? 0 : 1; i < sizeof want / sizeof want[0]; i++) {
+        const sb_engine_ops *e = sb_engine_find(want[i]);
+        sb_error e2;
+        if (!e) {
+            if (i == 0)
+                return sb_error_set(err, SB_E_INVALID, 0, "--engine: '%s' is not an engine",
+                                    want[i]),
+                       NULL;
+            continue;
+        }
+        if (e->probe && e->probe(&e2) != SB_OK) {
+            if (i == 0)
+                return sb_error_set(err, SB_E_UNSUPPORTED, 0, "%s", e2.msg), NULL;
+            continue;
+        }
+        return want[i];
+    }
+    return NULL;
+}
+
+typedef struct argv_b {
+    char **v;
+    int n;
+    bool oom;
+} argv_b;
+
+static void add(argv_b *b, const char *fmt, ...) SB_PRINTF(2, 3);
+static void add(argv_b *b, const char *fmt, ...)
+{
+    if (b->oom)
+        return;
+    char **nv = realloc(b->v, (size_t)(b->n + 2) * sizeof *nv);
+    if (!nv) {
+        b->oom = true;
+        return;
+    }
+    b->v = nv;
+    va_list ap;
+    va_start(ap, fmt);
+    int r = vasprintf(&b->v[b->n], fmt, ap);
+    va_end(ap);
+    if (r < 0) {
+        b->oom = true;
+        return;
+    }
+    b->v[++b->n] = NULL;
+}
+
+static const struct std_test {
+    const char *name;
+    const char *rw;
+    const char *bs;
+    unsigned depth;
+} std_tests[] = {
+    { "SEQ1M Q8T1", "read", "1m", 8 },       { "SEQ1M Q8T1", "write", "1m", 8 },
+    { "SEQ1M Q1T1", "read", "1m", 1 },       { "SEQ1M Q1T1", "write", "1m", 1 },
+    { "RND4K Q32T1", "randread", "4k", 32 }, { "RND4K Q32T1", "randwrite", "4k", 32 },
+    { "RND4K Q1T1", "randread", "4k", 1 },   { "RND4K Q1T1", "randwrite", "4k", 1 },
+    { "MIX4K Q8T1", "randrw", "4k", 8 },
+};
+
+sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free_bytes,
+                        char ***argv, int *argc, sb_error *err)
+{
+    *argv = NULL;
+    *argc = 0;
+    sb_error e2 = { 0 };
+    const char *aeng = async_engine(c, &e2);
+    if (!aeng && e2.status != SB_OK)
+        return *err = e2, e2.status;
+    argv_b b = { 0 };
+    long pid = (long)getpid();
+    add(&b, "--directory=%s", dir);
+    if (c->profile == SB_SUITE_STANDARD) {
+        uint64_t size = c->size_bytes;
+        if (!size) {
+            /* 1 GiB, or 3/4 of the free space in whole MiB when that is
+             * less, so that the filesystem never fills up. */
+            size = SB_SUITE_DEFAULT_SIZE;
+            if (free_bytes / 4 * 3 < size)
+                size = free_bytes / 4 * 3 / (1u << 20) * (1u << 20);
+        }
+        if (size < SB_SUITE_MIN_SIZE) {
+            free(b.v);
+            return sb_error_set(err, SB_E_NOSPACE, 0,
+                                "'%s' has %" PRIu64 " MiB free; the suite needs a test file of at "
+                                "least %llu MiB",
+                                dir, free_bytes >> 20, SB_SUITE_MIN_SIZE >> 20);
+        }
+        add(&b, "--filename=storbench-run-%ld.tmp", pid);
+        add(&b, "--size=%" PRIu64, size);
+        add(&b, "--direct=1");
+        add(&b, "--ioengine=%s", aeng ? aeng : "psync");
+        if (c->runtime_us % 1000000 == 0)
+            add(&b, "--runtime=%" PRIu64 "s", c->runtime_us / 1000000);
+        else
+            add(&b, "--runtime=%" PRIu64 "ms", (c->runtime_us + 999) / 1000);
+        add(&b, "--time_based");
+        for (size_t i = 0; i < sizeof std_tests / sizeof std_tests[0]; i++) {
+            const struct std_test *t = &std_tests[i];
+            add(&b, "--name=%s", t->name);
+            add(&b, "--rw=%s", t->rw);
+            add(&b, "--bs=%s", t->bs);
+            add(&b, "--iodepth=%u", t->depth);
+            if (strcmp(t->rw, "randrw") == 0)
+                add(&b, "--rwmixread=75");
+            add(&b, "--stonewall");
+        }
+    } else {
+        /* Storage.sh: dd, then fio's random write and read, then iozone,
+         * each on its own file as the script's tools use their own. */
+        add(&b, "--name=dd");
+        add(&b, "--filename=storbench-pi-dd-%ld.tmp", pid);
+        add(&b, "--rw=write");
+        add(&b, "--bs=4k");
+        add(&b, "--size=%llu", 130ull * 1024 * 4096);
+        add(&b, "--ioengine=sync");
+        add(&b, "--end_fsync=1");
+        static const char *const fio_rw[] = { "randwrite", "randread" };
+        for (int i = 0; i < 2; i++) {
+            add(&b, "--name=fio-%s", fio_rw[i]);
+            add(&b, "--filename=storbench-pi-fio-%ld.tmp", pid);
+            add(&b, "--rw=%s", fio_rw[i]);
+            add(&b, "--bs=4k");
+            add(&b, "--size=80m");
+            add(&b, "--ioengine=%s", aeng ? aeng : "psync");
+            add(&b, "--iodepth=64");
+            add(&b, "--direct=1");
+            add(&b, "--stonewall");
+        }
+        static const char *const ioz_rw[] = { "write", "read", "randread", "randwrite" };
+        for (int i = 0; i < 4; i++) {
+            add(&b, "--name=iozone-%s", ioz_rw[i]);
+            add(&b, "--filename=storbench-pi-iozone-%ld.tmp", pid);
+            add(&b, "--rw=%s", ioz_rw[i]);
+            add(&b, "--bs=4k");
+            add(&b, "--size=80m");
+            add(&b, "--ioengine=psync");
+            add(&b, "--direct=1");
+            if (i == 0 || i == 3)
+                add(&b, "--end_fsync=1");
+            add(&b, "--stonewall");
+        }
+    }
+    if (b.oom) {
+        sb_suite_args_free(b.v);
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    }
+    *argv = b.v;
+    *argc = b.n;
+    return SB_OK;
+}
+
+void sb_suite_args_free(char **argv)
+{
+    for (char **p = argv; p && *p; p++)
+        free(*p);
+    free(argv);
+}
+
+sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, sb_error *err)
+{
+    sb_target *t;
+    SB_TRY(sb_target_open(dir, SB_TARGET_WRITE, &t, err));
+    bool is_dir = sb_target_kind_of(t) == SB_TARGET_DIRECTORY;
+    uint64_t free_bytes = sb_target_space_bytes(t);
+    sb_target_close(t);
+    if (!is_dir)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "'%s' is a block device: storbench run measures a directory (for a "
+                            "raw device use storbench job --filename=%s)",
+                            dir, dir);
+    char **argv;
+    int argc;
+    SB_TRY(sb_suite_args(c, dir, free_bytes, &argv, &argc, err));
+    sb_joblist jobs = { 0 };
+    sb_jobspec_opts po = { .warn = c->notes };
+    sb_status st = sb_jobspec_parse_args(argc, (const char *const *)argv, &po, &jobs, err);
+    sb_suite_args_free(argv);
+    if (st != SB_OK)
+        return st;
+    if (c->profile == SB_SUITE_STANDARD && jobs.count &&
+        jobs.jobs[0].ioengine == SB_JOB_ENGINE_PSYNC && c->notes)
+        sb_sink_puts(c->notes, "no asynchronous engine (io_uring, libaio) works here: the Q8 and "
+                               "Q32 tests ran at queue depth 1\n");
+    sb_job_config jc;
+    sb_job_config_init(&jc);
+    jc.kind = "suite";
+    jc.stop = c->stop;
+    jc.progress = c->progress;
+    jc.progress_ctx = c->progress_ctx;
+    jc.notes = c->notes;
+    size_t first_target = run->n_targets;
+    st = sb_job_run(&jobs, &jc, run, err);
+    sb_joblist_free(&jobs);
+    if (st == SB_OK && c->profile == SB_SUITE_PI) {
+        for (size_t i = first_target; i < run->n_targets; i++) {
+            sb_pi_terms terms;
+            if (!sb_pi_terms_of(run, i, &terms))
+                continue;
+            sb_test *score;
+            SB_TRY(sb_result_add_test(&run->targets[i], "suite", "pi score", &score, err));
+            if (sb_kvs_set(&score->params, "profile", "pi") != SB_OK)
+                return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+            SB_TRY(sb_result_add_measurement(score, "score", "1", sb_pi_score(&terms), 0, NULL, 0,
+                                             err));
+        }
+    }
+    return st;
+}

@@ -1,0 +1,209 @@
+/*
+ * cmd_run.c: `storbench run [TARGET...]`, the main job: the standard suite
+ * (or the pi profile) on each directory, one summary table.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/clock.h"
+#include "storbench/probe.h"
+#include "storbench/suite.h"
+#include "storbench/units.h"
+
+enum {
+    O_TIME,
+    O_SIZE,
+    O_PROFILE,
+    O_ENGINE,
+    O_DRY_RUN,
+    O_FORMAT,
+    O_OUTPUT,
+    O_SI,
+    O_QUIET,
+    O_DB,
+    O_NO_SAVE,
+    O_LABEL,
+};
+
+static const cli_option run_opts[] = {
+    [O_TIME] = { "time", 't', "DURATION", "time per test of the standard suite (default 5s)" },
+    [O_SIZE] = { "size", 's', "SIZE",
+                 "test file size (default 1g, or 3/4 of the free space when that is less)" },
+    [O_PROFILE] = { "profile", 'p', "NAME",
+                    "standard (default) or pi: the tests and score of PiBenchmarks' Storage.sh" },
+    [O_ENGINE] = { "engine", 'e', "NAME",
+                   "the asynchronous engine for the queued tests: io_uring (default) or libaio" },
+    [O_DRY_RUN] = { "dry-run", 'n', NULL,
+                    "print the tests as a storbench job (fio) command line, run nothing" },
+    [O_FORMAT] = { "format", 'f', "FMT", "text (default), json (storbench's) or fio-json" },
+    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
+    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s" },
+    [O_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes" },
+    [O_DB] = { "db", 0, "PATH",
+               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
+    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
+    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    { 0 },
+};
+
+typedef struct run_args {
+    sb_suite_config cfg;
+    cli_output out;
+    bool dry_run;
+    cli_save save;
+} run_args;
+
+static bool run_option(int idx, const char *arg, void *ctx)
+{
+    run_args *a = ctx;
+    sb_error err;
+    sb_status st = SB_OK;
+    uint64_t v;
+    switch (idx) {
+    case O_TIME:
+        st = sb_parse_time_ns(arg, "--time", &v, &err);
+        if (st == SB_OK && (v < 100000000ull || v > 3600000000000ull))
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--time: '%s' is not from 100ms to 1h", arg);
+        if (st == SB_OK)
+            a->cfg.runtime_us = v / 1000;
+        break;
+    case O_SIZE:
+        st = sb_parse_size(arg, "--size", &v, &err);
+        if (st == SB_OK && v < SB_SUITE_MIN_SIZE)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' is less than %llu MiB", arg,
+                              SB_SUITE_MIN_SIZE >> 20);
+        if (st == SB_OK)
+            a->cfg.size_bytes = v;
+        break;
+    case O_PROFILE:
+        if (strcmp(arg, "standard") == 0)
+            a->cfg.profile = SB_SUITE_STANDARD;
+        else if (strcmp(arg, "pi") == 0)
+            a->cfg.profile = SB_SUITE_PI;
+        else
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--profile: '%s' is not a profile (standard, pi)", arg);
+        break;
+    case O_ENGINE: a->cfg.engine = arg; break;
+    case O_DRY_RUN: a->dry_run = true; break;
+    case O_FORMAT:
+        if (strcmp(arg, "fio-json") == 0)
+            a->out.format = SB_FORMAT_FIO_JSON;
+        else if (strcmp(arg, "csv") == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--format: csv is the sweep's; use json or fio-json, or "
+                              "storbench results export --format csv");
+        else
+            st = sb_report_parse_format(arg, &a->out.format, &err);
+        break;
+    case O_OUTPUT: a->out.path = arg; break;
+    case O_SI: a->out.report.si = true; break;
+    case O_QUIET: a->out.quiet = true; break;
+    case O_DB: a->save.db = arg; break;
+    case O_NO_SAVE: a->save.no_save = true; break;
+    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    default: break;
+    }
+    if (st != SB_OK) {
+        cli_error("%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+/* --dry-run: the jobs as one command line, ready to paste. */
+static int dry_run(run_args *a, const char *const *dirs, size_t n)
+{
+    for (size_t d = 0; d < n; d++) {
+        char **argv;
+        int argc;
+        sb_error err;
+        if (sb_suite_args(&a->cfg, dirs[d], SB_SUITE_DEFAULT_SIZE * 2, &argv, &argc, &err) !=
+            SB_OK) {
+            cli_error("%s", err.msg);
+            return CLI_EXIT_FAIL;
+        }
+        fputs("storbench job", stdout);
+        for (int i = 0; i < argc; i++)
+            printf(strpbrk(argv[i], " \t'\"$\\") ? " '%s'" : " %s", argv[i]);
+        putchar('\n');
+        sb_suite_args_free(argv);
+    }
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+}
+
+static int measure(run_args *a, const char *cmdline, const char *const *dirs, size_t n)
+{
+    int rc = cli_output_open(&a->out);
+    if (rc != CLI_EXIT_OK)
+        return rc;
+    cli_notes ln;
+    sb_sink notes;
+    cli_notes_init(&ln, &notes, a->out.quiet);
+    a->cfg.notes = &notes;
+    a->cfg.stop = cli_stop_flag();
+    if (!a->out.quiet && isatty(STDERR_FILENO))
+        a->cfg.progress = cli_job_progress;
+    sb_error err = { 0 };
+    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
+    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK ||
+        !cli_save_labels(&a->save, run)) {
+        cli_error("out of memory");
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    uint64_t t0 = sb_clock_ns();
+    sb_status st = SB_OK;
+    for (size_t i = 0; i < n; i++) {
+        sb_error e2;
+        sb_status s = sb_suite_run(&a->cfg, dirs[i], run, &e2);
+        if (s != SB_OK && st == SB_OK) {
+            st = s;
+            err = e2;
+        }
+        if (s == SB_E_INTERRUPTED)
+            break;
+        if (s != SB_OK && s != SB_E_INTERRUPTED && n > 1) {
+            cli_progress_done();
+            cli_error("%s", e2.msg);
+        }
+    }
+    run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
+    cli_progress_done();
+    int rc1 = cli_print_run(run, &a->out);
+    int rc2 = n > 1 && st != SB_OK && st != SB_E_INTERRUPTED ? CLI_EXIT_FAIL : cli_finish(st, &err);
+    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
+    sb_run_free(run);
+    return rc2 != CLI_EXIT_OK ? rc2 : rc1 != CLI_EXIT_OK ? rc1 : rc3;
+}
+
+static const char run_usage[] =
+    "usage: storbench run [OPTIONS] [DIRECTORY...]\n"
+    "\n"
+    "The standard suite on each DIRECTORY (default: the current one), on a test file\n"
+    "of 1 GiB (less when free space is short), direct I/O, each test for 5 s:\n"
+    "SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1 and RND4K Q1T1, read and write, and\n"
+    "MIX4K Q8T1 (4k random 75% read / 25% write at queue depth 8). One summary table:\n"
+    "MiB/s, IOPS and p99 latency per test. --profile pi runs PiBenchmarks' Storage.sh\n"
+    "tests and prints its score. The run is saved in the results archive unless\n"
+    "--no-save (storbench results).\n";
+
+int cmd_run(const char *cmdline, int argc, char **argv)
+{
+    run_args a = { .out = { .format = SB_FORMAT_TEXT } };
+    sb_suite_config_init(&a.cfg);
+    int first;
+    int rc = cli_parse(argc, argv, run_opts, run_usage, run_option, &a, &first);
+    static const char *const here[] = { "." };
+    const char *const *dirs = first < argc ? (const char *const *)argv + first : here;
+    size_t n = first < argc ? (size_t)(argc - first) : 1;
+    if (rc == CLI_EXIT_OK && a.dry_run)
+        rc = dry_run(&a, dirs, n);
+    else if (rc == CLI_EXIT_OK)
+        rc = measure(&a, cmdline, dirs, n);
+    cli_save_free(&a.save);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
