@@ -12,8 +12,9 @@
  * Files: filename= names a block device or a file (relative to directory=
  * if set); without filename each job and clone gets its own file in
  * directory= (default: the current directory). A file that does not exist
- * is created, laid out (written in full, so reads and overwrites meet
- * allocated blocks), and removed at the end, on error and on a stop. A
+ * is created and removed at the end, on error and on a stop; when a job
+ * reads it, it is first laid out (written in full with pseudo-random
+ * bytes, as fio does), while a file that is only written starts empty. A
  * file or device storbench did not create is only read unless destructive
  * is set, and a device in use (mounted, swap, ...) is never written.
  *

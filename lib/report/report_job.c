@@ -229,8 +229,9 @@ static json_t *dir_object(const sb_test *t)
     double bw = value(t, "throughput");
     json_object_set_new(o, "io_bytes", json_integer((json_int_t)bytes));
     json_object_set_new(o, "io_kbytes", json_integer((json_int_t)(bytes / 1024)));
-    json_object_set_new(o, "bw_bytes", json_integer((json_int_t)llround(bw)));
-    json_object_set_new(o, "bw", json_integer((json_int_t)llround(bw / 1024)));
+    json_int_t bw_bytes = (json_int_t)llround(bw);
+    json_object_set_new(o, "bw_bytes", json_integer(bw_bytes));
+    json_object_set_new(o, "bw", json_integer(bw_bytes / 1024)); /* KiB/s, as fio truncates */
     json_object_set_new(o, "iops", sb_report_jnum(value(t, "iops")));
     json_object_set_new(o, "runtime", json_integer((json_int_t)llround(value(t, "runtime") * 1e3)));
     json_object_set_new(o, "total_ios", json_integer((json_int_t)value(t, "total_ios")));

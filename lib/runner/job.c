@@ -71,6 +71,7 @@ typedef struct jfile {
     char *path;       /* as the job named it (or fio's generated name) */
     bool device;      /* a block device, else a file in a directory */
     bool write;       /* some job writes it */
+    bool read;        /* some job reads it: laid out first */
     bool direct;      /* some job uses O_DIRECT on it */
     uint64_t need;    /* bytes it must hold: max over jobs of offset + size */
     unsigned barrier; /* laid out before this stonewall group starts */
@@ -363,6 +364,7 @@ static sb_status add_file(shared *sh, const char *path, const sb_job *j, uint64_
         if (strcmp(sh->files[i].path, path) == 0) {
             jfile *f = &sh->files[i];
             f->write |= does_write(j->rw);
+            f->read |= does_read(j->rw);
             f->direct |= j->direct;
             if (need > f->need)
                 f->need = need;
@@ -378,6 +380,7 @@ static sb_status add_file(shared *sh, const char *path, const sb_job *j, uint64_
     if (!(f->path = strdup(path)))
         return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
     f->write = does_write(j->rw);
+    f->read = does_read(j->rw);
     f->direct = j->direct;
     f->need = need;
     f->barrier = j->barrier;
@@ -490,10 +493,11 @@ static sb_status open_file(shared *sh, jfile *f, sb_error *err)
 
 /* Writes the file from its current end up to what the jobs need, with
  * pseudo-random bytes (so that nothing can compress or skip them), and
- * syncs it. */
+ * syncs it. Only files that some job reads: as fio (overwrite=0), a file
+ * that is only written starts empty and the job's writes allocate it. */
 static sb_status layout_file(shared *sh, jfile *f, sb_error *err)
 {
-    if (f->device || f->need <= f->have)
+    if (f->device || f->need <= f->have || !f->read)
         return SB_OK;
     note(sh->c, "laying out '%s' (%" PRIu64 " bytes)", f->path, f->need);
     char *buf = malloc(LAYOUT_CHUNK);
