@@ -26,7 +26,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <linux/filter.h>
+#include <linux/seccomp.h>
 
 #include "engine/engine.h"
 #include "engine/engine_config.h"
@@ -501,6 +507,74 @@ static void test_unbuilt_message(void **state)
 #endif
 }
 
+/* A kernel that refuses the engines' setup calls, as a sandbox does: a
+ * child process installs a seccomp filter that fails io_uring_setup and
+ * io_setup with errnum, then runs both probes and sends their messages
+ * back. Returns false when seccomp filters are not available here. */
+static bool probe_refused(int errnum, char *msg, size_t cap)
+{
+    int pfd[2];
+    assert_int_equal(pipe(pfd), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct sock_filter code[] = {
+            BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_uring_setup, 2, 0),
+            BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, __NR_io_setup, 1, 0),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+            BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ((unsigned)errnum & SECCOMP_RET_DATA)),
+        };
+        struct sock_fprog prog = { .len = sizeof code / sizeof code[0], .filter = code };
+        if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
+            prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0)
+            _exit(3);
+        sb_error e1, e2;
+        sb_status s1 = sb_engine_io_uring.probe(&e1);
+        sb_status s2 = sb_engine_libaio.probe(&e2);
+        char out[2 * SB_ERROR_MSG_MAX + 2];
+        int len = snprintf(out, sizeof out, "%s\n%s", s1 ? e1.msg : "ok", s2 ? e2.msg : "ok");
+        _exit(write(pfd[1], out, (size_t)len) == len ? 0 : 4);
+    }
+    close(pfd[1]);
+    size_t used = 0;
+    ssize_t r;
+    while (used < cap - 1 && (r = read(pfd[0], msg + used, cap - 1 - used)) > 0)
+        used += (size_t)r;
+    msg[used] = '\0';
+    close(pfd[0]);
+    int ws = 0;
+    assert_int_equal(waitpid(pid, &ws, 0), pid);
+    assert_true(WIFEXITED(ws));
+    if (WEXITSTATUS(ws) == 3)
+        return false;
+    assert_int_equal(WEXITSTATUS(ws), 0);
+    return true;
+}
+
+static void test_probe_refused(void **state)
+{
+    (void)state;
+    if (!SB_HAVE_LIBAIO || !SB_HAVE_LIBURING)
+        skip();
+    char msg[2 * SB_ERROR_MSG_MAX + 2];
+    if (!probe_refused(EPERM, msg, sizeof msg)) {
+        printf("note: no seccomp filters here; the refused probes are not tested\n");
+        skip();
+    }
+    assert_string_equal(msg, "ioengine=io_uring: the kernel refuses io_uring (io_uring_setup; "
+                             "disabled by sysctl kernel.io_uring_disabled, or a seccomp "
+                             "sandbox): Operation not permitted\n"
+                             "ioengine=libaio: the kernel refuses native AIO here (io_setup; a "
+                             "seccomp sandbox?): Operation not permitted");
+    assert_true(probe_refused(ENOSYS, msg, sizeof msg));
+    assert_string_equal(msg, "ioengine=io_uring: this kernel has no io_uring (io_uring_setup): "
+                             "Function not implemented\n"
+                             "ioengine=libaio: this kernel has no native AIO (io_setup): "
+                             "Function not implemented");
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 #define ASYNC_TEST(fn, e) cmocka_unit_test_prestate_setup_teardown(fn, file_setup, file_teardown, e)
@@ -511,6 +585,7 @@ int main(int argc, char **argv)
         const struct CMUnitTest tests[] = {
             cmocka_unit_test(test_registry),
             cmocka_unit_test(test_unbuilt_message),
+            cmocka_unit_test(test_probe_refused),
             cmocka_unit_test_setup_teardown(test_sync_roundtrip, file_setup, file_teardown),
         };
         return cmocka_run_group_tests_name("engine registry", tests, NULL, NULL);
