@@ -74,6 +74,13 @@ extern const sb_engine_ops sb_engine_psync;
 extern const sb_engine_ops sb_engine_libaio;
 extern const sb_engine_ops sb_engine_io_uring;
 
+/* What an asynchronous engine that was not built in (its meson feature was
+ * disabled or its library missing) answers from probe and init: fills err
+ * with "ioengine=NAME: storbench was built without LIB (install PKG and
+ * rebuild)" and returns SB_E_UNSUPPORTED. */
+SB_MUST_CHECK sb_status sb_engine_unbuilt(const char *name, const char *lib, const char *pkg,
+                                          sb_error *err);
+
 /* The engine called name, or NULL. */
 const sb_engine_ops *sb_engine_find(const char *name);
 /* All engines, in registry order; *n receives the count. */

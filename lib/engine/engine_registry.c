@@ -1,6 +1,9 @@
 /*
  * engine_registry.c: the explicit list of engines. Adding a backend means
- * adding its file to meson.build and one line here.
+ * adding its file to meson.build and one line here. The asynchronous engines
+ * are listed whether or not they were built in: one that was not says so
+ * from its probe (sb_engine_unbuilt), so `ioengine=libaio` is always a known
+ * name.
  */
 #include <string.h>
 
@@ -9,7 +12,16 @@
 static const sb_engine_ops *const engines[] = {
     &sb_engine_sync,
     &sb_engine_psync,
+    &sb_engine_libaio,
+    &sb_engine_io_uring,
 };
+
+sb_status sb_engine_unbuilt(const char *name, const char *lib, const char *pkg, sb_error *err)
+{
+    return sb_error_set(err, SB_E_UNSUPPORTED, 0,
+                        "ioengine=%s: storbench was built without %s (install %s and rebuild)",
+                        name, lib, pkg);
+}
 
 const sb_engine_ops *sb_engine_find(const char *name)
 {
