@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+#
+# job.sh: `storbench job` as a fio user runs it.
+#  * seed 004's command line, with `fio` replaced by `storbench job` (only the
+#    path and the size changed): both directions reported, the file it
+#    created removed;
+#  * a job file with [global], ${VAR}, two sections and stonewall;
+#  * --output-format=json: valid JSON in fio's shape on stdout, nothing else
+#    there, and `storbench results import` reads it back as a fio run;
+#  * the run is saved and `results show` prints its job table;
+#  * SIGINT during a time_based job: exit 130, no file left.
+set -u
+. "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
+
+sb_tmpdir T
+mkdir "$T/temp" "$T/out"
+export STORBENCH_DB=$T/out/results.db
+failed=0
+bad() {
+    echo "not ok - $*"
+    failed=$((failed + 1))
+}
+
+# Seed 004, verbatim but for --filename and --size (1G of random I/O would
+# take minutes on a CI disk).
+sb_run "$T/out/seed" job --randrepeat=1 --ioengine=libaio --direct=1 --gtod_reduce=1 \
+    --name=test --filename="$T/temp/test" --bs=4k --iodepth=8 --size=16M \
+    --readwrite=randrw --rwmixread=75
+if [[ $SB_RC -ne 0 ]]; then
+    bad "seed 004's line: exit status $SB_RC: $(cat "$T/out/seed.stderr")"
+else
+    for d in read write; do
+        grep -qE "^test +$d +[0-9.]+ +[0-9.]+ " "$T/out/seed.stdout" ||
+            bad "seed 004's line: no '$d' row"
+    done
+    grep -q 'randrw 75/25, bs 4k, libaio, iodepth 8, direct' "$T/out/seed.stdout" ||
+        bad "seed 004's line: the job is not described as randrw 75/25, libaio, iodepth 8"
+fi
+[[ ! -e $T/temp/test ]] || bad "seed 004's line left $T/temp/test behind"
+
+# A job file: [global], an environment variable, two jobs, stonewall.
+cat >"$T/two.fio" <<'FIO'
+; written for fio
+[global]
+directory=${SB_JOBDIR}
+size=4m
+bs=64k
+ioengine=psync
+
+[writer]
+rw=write
+end_fsync=1
+
+[reader]   # runs after the writer
+stonewall
+rw=read
+FIO
+SB_JOBDIR=$T/temp sb_run "$T/out/file" job "$T/two.fio"
+if [[ $SB_RC -ne 0 ]]; then
+    bad "job file: exit status $SB_RC: $(cat "$T/out/file.stderr")"
+else
+    grep -qE '^writer +write ' "$T/out/file.stdout" || bad "job file: no 'writer write' row"
+    grep -qE '^reader +read ' "$T/out/file.stdout" || bad "job file: no 'reader read' row"
+fi
+left=$(ls -A "$T/temp")
+[[ -z $left ]] || bad "job file: left behind: $left"
+
+# fio's JSON on stdout, and nothing but it.
+SB_JOBDIR=$T/temp sb_run "$T/out/json" job --output-format=json "$T/two.fio"
+[[ $SB_RC -eq 0 ]] || bad "--output-format=json: exit status $SB_RC"
+python3 - "$T/out/json.stdout" <<'PY' || bad "--output-format=json: not fio's shape"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["fio version"].startswith("storbench-"), d["fio version"]
+jobs = d["jobs"]
+assert [j["jobname"] for j in jobs] == ["writer", "reader"], jobs
+assert [j["groupid"] for j in jobs] == [0, 1]
+w, r = jobs[0]["write"], jobs[1]["read"]
+assert w["io_bytes"] == 4 << 20 and r["io_bytes"] == 4 << 20, (w["io_bytes"], r["io_bytes"])
+assert r["total_ios"] == 64 and r["bw"] == r["bw_bytes"] // 1024
+for k in ("min", "max", "mean", "stddev", "N"):
+    assert k in r["clat_ns"] and k in r["lat_ns"], k
+assert "99.000000" in r["clat_ns"]["percentile"]
+assert jobs[1]["job options"]["rw"] == "read"
+PY
+sb_run "$T/out/import" results import "$T/out/json.stdout"
+[[ $SB_RC -eq 0 ]] || bad "results import of our fio JSON: exit $SB_RC: $(cat "$T/out/import.stderr")"
+
+# Saved: results show prints the job table of the first job run.
+sb_run "$T/out/list" results list
+id=$(awk '$0 ~ /job/ && $1 ~ /^[0-9]+$/ { print $1; exit }' "$T/out/list.stdout")
+if [[ -z $id ]]; then
+    bad "no job run in results list: $(cat "$T/out/list.stdout")"
+else
+    sb_run "$T/out/show" results show "$id"
+    grep -qE '^(test +read|writer +write) ' "$T/out/show.stdout" || bad "results show $id: no job table"
+fi
+
+# SIGINT in the middle of a time-based job.
+"$STORBENCH" job -q --no-save --name=long --directory="$T/temp" --size=4m --rw=randread \
+    --time_based --runtime=30 >"$T/out/int.stdout" 2>"$T/out/int.stderr" &
+pid=$!
+for _ in $(seq 50); do
+    [[ -n $(ls -A "$T/temp") ]] && break
+    sleep 0.1
+done
+sleep 0.3
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+[[ $rc -eq 130 ]] || bad "SIGINT: exit status $rc, expected 130"
+left=$(ls -A "$T/temp")
+[[ -z $left ]] || bad "SIGINT: left behind: $left"
+
+if [[ $failed -ne 0 ]]; then
+    for f in "$T"/out/*.stdout "$T"/out/*.stderr; do
+        [[ -s $f ]] && sb_show "$f" "$(basename -- "$f")"
+    done
+    sb_fail "$failed checks failed"
+fi
+echo "ok - seed 004's line, a job file, fio JSON and its import, results show, SIGINT"
