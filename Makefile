@@ -10,6 +10,8 @@
 #                         build/       CC default, -Dwerror=true, every suite (--setup=full)
 #                         build-clang/ CC=clang, -Dwerror=true, suite unit
 #                         build-asan/  ASan + UBSan, suites unit and cli
+#                         build-fuzz/  clang libFuzzer + ASan + UBSan, suite fuzz
+#                                      (the job-file parser, 60 s)
 #   make format         clang-format -i every .c/.h under include lib src tests bench
 #   make clean          remove the three build directories
 #
@@ -75,7 +77,7 @@ for arg in sys.argv[1:]:
 endef
 export OPTS_MATCH_PY
 
-.PHONY: build run test test-build test-clang test-asan format clean deps-build deps-test
+.PHONY: build run test test-build test-clang test-asan test-fuzz format clean deps-build deps-test
 
 deps-build:
 	@scripts/install-deps build
@@ -91,14 +93,15 @@ run: build
 	./build/storbench run $(ARGS)
 
 # Each stage is its own make so a failure ends that stage only; the status of
-# all three decides the result.
+# all four decides the result.
 test: deps-test
 	@failed=; \
 	$(MAKE) --no-print-directory test-build || failed="$$failed build"; \
 	$(MAKE) --no-print-directory test-clang || failed="$$failed build-clang"; \
 	$(MAKE) --no-print-directory test-asan || failed="$$failed build-asan"; \
+	$(MAKE) --no-print-directory test-fuzz || failed="$$failed build-fuzz"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED in:$$failed"; exit 1; fi; \
-	echo "make test: all three runs passed"
+	echo "make test: all four runs passed"
 
 test-build:
 	@echo "==== build: default compiler, -Dwerror=true, all suites (setup 'full')"
@@ -119,10 +122,16 @@ test-asan:
 	$(SAN_ENV) $(MESON) test -C build-asan --suite unit --suite cli --print-errorlogs \
 	    --timeout-multiplier 3
 
+test-fuzz:
+	@echo "==== build-fuzz: clang libFuzzer with ASan + UBSan, suite fuzz"
+	$(call configure,build-fuzz,$(CLANG),-Dfuzz=true)
+	$(NINJA) -C build-fuzz
+	$(MESON) test -C build-fuzz --suite fuzz --print-errorlogs
+
 format:
 	@files=$$(find $(wildcard $(FORMAT_DIRS)) -type f \( -name '*.c' -o -name '*.h' \) | sort); \
 	if [ -n "$$files" ]; then clang-format -i $$files; fi; \
 	echo "clang-format: $$(printf '%s\n' $$files | grep -c .) files formatted"
 
 clean:
-	rm -rf build build-clang build-asan
+	rm -rf build build-clang build-asan build-fuzz
