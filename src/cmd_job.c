@@ -109,6 +109,8 @@ static void print_job_help(void)
     sb_sink s;
     sb_sink_init_file(&s, stdout);
     sb_jobspec_help(&s);
+    printf("\nI/O engines (ioengine=):\n");
+    sb_job_engines_help(&s);
 }
 
 /* Whether arg is --key or --key=value with key a job option. */

@@ -84,6 +84,10 @@ void sb_job_config_init(sb_job_config *c);
  * and may be written. The message names the job ("job 'x': ..."). */
 SB_MUST_CHECK sb_status sb_job_check(const sb_joblist *jobs, const sb_job_config *c, sb_error *err);
 
+/* Writes the I/O engines (ioengine=), each with its description and
+ * whether it works here (or why not), two lines each. */
+void sb_job_engines_help(sb_sink *out);
+
 /* Runs the jobs and appends their results to run. An I/O error ends the
  * job that met it (with the offset in its test's error), keeps what it
  * measured and marks it incomplete; the other jobs go on, and the first

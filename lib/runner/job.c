@@ -405,6 +405,18 @@ static const sb_engine_ops *job_engine(const sb_job *j, sb_error *err)
     return e;
 }
 
+void sb_job_engines_help(sb_sink *out)
+{
+    size_t n;
+    const sb_engine_ops *const *all = sb_engine_all(&n);
+    for (size_t i = 0; i < n; i++) {
+        sb_error e;
+        bool ok = !all[i]->probe || all[i]->probe(&e) == SB_OK;
+        sb_sink_printf(out, "  %-9s %s\n            %s\n", all[i]->name, all[i]->help,
+                       ok ? "available here" : e.msg);
+    }
+}
+
 sb_status sb_job_check(const sb_joblist *jobs, const sb_job_config *c, sb_error *err)
 {
     (void)c;
