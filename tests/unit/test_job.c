@@ -198,6 +198,38 @@ static void test_not_ours(void **state)
     unlink(path);
 }
 
+static void test_files_and_offset(void **state)
+{
+    (void)state;
+    sb_error err;
+    /* nrfiles=3 of filesize=64k each: 3 x 16 reads, round robin */
+    sb_run *run = run_args("--directory=%D --name=n --rw=read --bs=4k --nrfiles=3 --filesize=64k",
+                           SB_OK, &err);
+    assert_true(ms(&run->targets[0].tests[0], "total_ios") == 48);
+    sb_run_free(run);
+    assert_int_equal(entries(), 0);
+    /* offset=64k of a 128 KiB file: the last 64 KiB only */
+    char path[300];
+    snprintf(path, sizeof path, "%s/f", dir);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (int i = 0; i < 131072; i++)
+        fputc(i < 65536 ? 'a' : 'b', f);
+    fclose(f);
+    run = run_args("--filename=%D/f --name=o --rw=read --bs=64k --offset=64k", SB_OK, &err);
+    assert_true(ms(&run->targets[0].tests[0], "io_bytes") == 65536);
+    assert_true(ms(&run->targets[0].tests[0], "total_ios") == 1);
+    sb_run_free(run);
+    unlink(path);
+    /* fsync=4 and end_fsync on writes complete, and the file goes */
+    run = run_args("--directory=%D --name=s --rw=randwrite --bs=4k --size=256k --fsync=4 "
+                   "--end_fsync=1 --ioengine=sync",
+                   SB_OK, &err);
+    assert_true(ms(&run->targets[0].tests[0], "total_ios") == 64);
+    sb_run_free(run);
+    assert_int_equal(entries(), 0);
+}
+
 static void test_fio_json(void **state)
 {
     (void)state;
@@ -296,8 +328,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_size_bounded),    cmocka_unit_test(test_loops_and_mix),
         cmocka_unit_test(test_group_reporting), cmocka_unit_test(test_stonewall_order),
-        cmocka_unit_test(test_not_ours),        cmocka_unit_test(test_fio_json),
-        cmocka_unit_test(test_pi_score),        cmocka_unit_test(test_suite_args),
+        cmocka_unit_test(test_not_ours),        cmocka_unit_test(test_files_and_offset),
+        cmocka_unit_test(test_fio_json),        cmocka_unit_test(test_pi_score),
+        cmocka_unit_test(test_suite_args),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
