@@ -69,15 +69,29 @@ sb_status sb_bottleneck_annotate(sb_target_res *t, sb_error *err)
     bool known = sb_ceiling_of_info(&t->info, &ceiling);
     for (size_t i = 0; i < t->n_tests; i++) {
         sb_test *test = &t->tests[i];
+        /* A sweep point, or a sequential job of `storbench job` / `run`
+         * (rw=read or write; its CPU is usr_cpu + sys_cpu). */
+        bool sweep = strcmp(test->kind, "sweep") == 0;
+        bool job = strcmp(test->kind, "job") == 0 || strcmp(test->kind, "suite") == 0;
+        const char *rw = sb_kvs_get(&test->params, "rw");
+        if (job && (!rw || (strcmp(rw, "read") != 0 && strcmp(rw, "write") != 0)))
+            continue;
         const char *dir = sb_kvs_get(&test->params, "direction");
-        const char *bs = sb_kvs_get(&test->params, "bs_bytes");
+        const char *bs = sb_kvs_get(&test->params, sweep ? "bs_bytes" : "bs");
         const sb_measurement *tp = sb_test_measurement(test, "throughput");
-        const sb_measurement *cpu = sb_test_measurement(test, "cpu");
-        if (strcmp(test->kind, "sweep") != 0 || !test->complete || !dir || !bs || !tp ||
+        if (!(sweep || job) || !test->complete || !dir || !bs || !tp ||
             (strcmp(dir, "write") != 0 && strcmp(dir, "read") != 0) ||
             strtoull(bs, NULL, 10) < SB_SEQUENTIAL_MIN_BS)
             continue;
-        double cpu_pct = cpu ? cpu->value : 0;
+        double cpu_pct = 0;
+        if (sweep) {
+            const sb_measurement *cpu = sb_test_measurement(test, "cpu");
+            cpu_pct = cpu ? cpu->value : 0;
+        } else {
+            const sb_measurement *u = sb_test_measurement(test, "usr_cpu");
+            const sb_measurement *sy = sb_test_measurement(test, "sys_cpu");
+            cpu_pct = (u ? u->value : 0) + (sy ? sy->value : 0);
+        }
         sb_bottleneck b = sb_bottleneck_classify(known ? &ceiling : NULL, tp->value, cpu_pct);
         if (b == SB_BOTTLENECK_NONE)
             continue;

@@ -87,10 +87,11 @@ void sb_bottleneck_text(sb_bottleneck b, const sb_ceiling *c, double rate_bytes_
  * that is not one. */
 sb_bottleneck sb_bottleneck_parse(const char *text);
 
-/* Sets the "bottleneck" parameter of every complete sequential sweep test
- * of t (direction write or read, bs_bytes >= SB_SEQUENTIAL_MIN_BS, with a
- * throughput) that classifies as something; leaves the others alone. Fails
- * only when memory runs out. */
+/* Sets the "bottleneck" parameter of every complete sequential test of t
+ * that classifies as something: sweep points (direction write or read,
+ * bs_bytes >= SB_SEQUENTIAL_MIN_BS, with a throughput) and job or suite
+ * tests with rw=read or rw=write and bs >= SB_SEQUENTIAL_MIN_BS; leaves the
+ * others alone. Fails only when memory runs out. */
 SB_MUST_CHECK sb_status sb_bottleneck_annotate(sb_target_res *t, sb_error *err);
 
 /* ---- thermal throttling during a run -------------------------------------- */

@@ -339,7 +339,13 @@ static void bottlenecks(const sb_run *run, sb_sink *sink)
             if (!detail)
                 detail = b[k] + strlen(b[k]);
             char size[32];
-            sb_format_size(sb_report_param_u64(pts[k], "bs_bytes"), size, sizeof size);
+            uint64_t bs = sb_report_param_u64(pts[k], "bs_bytes");
+            if (!bs)
+                bs = sb_report_param_u64(pts[k], "bs"); /* a job's */
+            sb_format_size(bs, size, sizeof size);
+            const char *job = sb_kvs_get(&pts[k]->params, "jobname");
+            if (job && strcmp(pts[k]->kind, "sweep") != 0)
+                snprintf(size, sizeof size, "%s", job);
             if (same && k == 1)
                 sb_sink_printf(sink, " and %s %s%s", size, dirs[k], detail);
             else

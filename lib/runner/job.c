@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "probe/ceilings.h"
 #include "storbench/clock.h"
 #include "storbench/job.h"
 #include "storbench/stats.h"
@@ -1423,8 +1424,13 @@ sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run
     }
     if (ran && st == SB_OK)
         st = make_entries(jobs, ws, n, &es, &ne, err);
+    size_t first_target = run->n_targets;
     for (size_t i = 0; st == SB_OK && i < ne; i++)
         st = entry_results(c, run, &sh, &es[i], (unsigned)i, err);
+    /* What limits the sequential jobs: the bus, the device, the CPU, or a
+     * cache faster than the bus. */
+    for (size_t i = first_target; st == SB_OK && i < run->n_targets; i++)
+        st = sb_bottleneck_annotate(&run->targets[i], err);
     for (size_t i = 0; i < ne; i++)
         free(es[i].ws);
     free(es);

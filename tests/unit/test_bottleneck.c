@@ -414,6 +414,39 @@ static void test_annotate(void **state)
     assert_null(sb_kvs_get(&t->tests[0].params, "bottleneck"));
     assert_string_equal(sb_kvs_get(&t->tests[1].params, "bottleneck"),
                         "CPU-bound (99% of one core)");
+
+    /* Jobs (storbench job, the suite): sequential ones only, CPU from
+     * usr_cpu + sys_cpu. */
+    ok(sb_result_add_target(run, "/media/usb2", "directory", "ext4", &t, &err), &err);
+    fill(&t->info, usb);
+    static const struct {
+        const char *kind, *rw, *dir, *bs;
+        double mib, usr, sys;
+    } jobs[] = {
+        { "suite", "read", "read", "1048576", 36, 1, 3 },   /* bus-limited */
+        { "job", "randread", "read", "1048576", 36, 1, 3 }, /* random: nothing */
+        { "job", "write", "write", "1048576", 20, 60, 35 }, /* CPU-bound */
+        { "suite", "write", "write", "4096", 36, 1, 1 },    /* 4k: nothing */
+    };
+    for (size_t i = 0; i < ARRAY_LEN(jobs); i++) {
+        sb_test *test;
+        ok(sb_result_add_test(t, jobs[i].kind, "j", &test, &err), &err);
+        ok(sb_kvs_set(&test->params, "rw", jobs[i].rw), &err);
+        ok(sb_kvs_set(&test->params, "direction", jobs[i].dir), &err);
+        ok(sb_kvs_set(&test->params, "bs", jobs[i].bs), &err);
+        ok(sb_result_add_measurement(test, "throughput", "B/s", jobs[i].mib * MIB, 0, NULL, 0,
+                                     &err),
+           &err);
+        ok(sb_result_add_measurement(test, "usr_cpu", "%", jobs[i].usr, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "sys_cpu", "%", jobs[i].sys, 0, NULL, 0, &err), &err);
+    }
+    ok(sb_bottleneck_annotate(t, &err), &err);
+    assert_string_equal(sb_kvs_get(&t->tests[0].params, "bottleneck"),
+                        "bus-limited (USB 2.0 high speed, practical ≈ 38 MiB/s)");
+    assert_null(sb_kvs_get(&t->tests[1].params, "bottleneck"));
+    assert_string_equal(sb_kvs_get(&t->tests[2].params, "bottleneck"),
+                        "CPU-bound (95% of one core)");
+    assert_null(sb_kvs_get(&t->tests[3].params, "bottleneck"));
     sb_run_free(run);
 }
 
