@@ -3,6 +3,7 @@
  * `storbench run`, imported fio runs): a text table per target, and fio's
  * own JSON output format so that scripts written for fio read ours.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <stdio.h>
@@ -122,23 +123,26 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
     bool fs = tr->fs_type[0] != '\0';
     sb_sink_printf(sink, "%s%s%s%s\n", tr->path, fs ? " (" : "", fs ? tr->fs_type : "",
                    fs ? ")" : "");
-    /* each job's description once, though it has two rows with rw mixes */
-    const char *seen[64];
-    size_t n_seen = 0;
+    /* Each description once: a job with a read/write mix has two rows,
+     * and numjobs clones (without group_reporting) one row each. */
+    sb_buf seen = { 0 };
     for (size_t i = 0; i < tr->n_tests; i++) {
         const sb_test *t = &tr->tests[i];
         if (!is_job_kind(t->kind))
             continue;
-        const char *job = param(t, "job", t->name);
-        bool dup = false;
-        for (size_t k = 0; k < n_seen; k++)
-            dup |= strcmp(seen[k], job) == 0;
-        if (dup)
-            continue;
-        if (n_seen < 64)
-            seen[n_seen++] = job;
-        describe_job(t, sink);
+        sb_buf line = { 0 };
+        sb_sink ls;
+        sb_sink_init_buf(&ls, &line);
+        describe_job(t, &ls);
+        if (line.data && (!seen.data || !strstr(seen.data, line.data))) {
+            sb_sink_puts(sink, line.data);
+            sb_sink_puts(&ls, "\x1f");
+            if (sb_buf_append(&seen, line.data, line.len) != SB_OK)
+                sb_sink_fail(sink, ENOMEM);
+        }
+        sb_buf_free(&line);
     }
+    sb_buf_free(&seen);
     sb_sink_puts(sink, "\n");
     sb_report_table_print(&tb, sink);
     sb_report_table_free(&tb);
@@ -149,6 +153,60 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
             if (is_job_kind(t->kind) && !t->complete)
                 sb_sink_printf(sink, "* %s: incomplete: %s\n", t->name,
                                t->error ? t->error : "stopped");
+        }
+    }
+}
+
+/* fio's "Run status group" lines, for reporting groups of more than one
+ * entry: each direction's bytes over all the group's jobs (every target)
+ * divided by the longest runtime among them, and each job's range. */
+static void group_lines(const sb_run *run, const sb_report_opts *o, sb_sink *sink)
+{
+    unsigned max_group = 0;
+    bool any = false;
+    for (size_t i = 0; i < run->n_targets; i++)
+        for (size_t k = 0; k < run->targets[i].n_tests; k++) {
+            const sb_test *t = &run->targets[i].tests[k];
+            if (strcmp(t->kind, "job") != 0 || !sb_kvs_get(&t->params, "group_id"))
+                continue;
+            unsigned g = (unsigned)sb_report_param_u64(t, "group_id");
+            max_group = g > max_group ? g : max_group;
+            any = true;
+        }
+    bool title = false;
+    for (unsigned g = 0; any && g <= max_group; g++) {
+        static const char *const dirs[] = { "read", "write" };
+        double bytes[2] = { 0, 0 }, runtime = 0, lo[2] = { -1, -1 }, hi[2] = { 0, 0 };
+        size_t entries[2] = { 0, 0 };
+        for (size_t i = 0; i < run->n_targets; i++)
+            for (size_t k = 0; k < run->targets[i].n_tests; k++) {
+                const sb_test *t = &run->targets[i].tests[k];
+                if (strcmp(t->kind, "job") != 0 || !sb_kvs_get(&t->params, "group_id") ||
+                    sb_report_param_u64(t, "group_id") != g)
+                    continue;
+                int d = strcmp(param(t, "direction", "read"), "write") == 0;
+                double rate = sb_report_value(t, "throughput", 0);
+                bytes[d] += sb_report_value(t, "io_bytes", 0);
+                double rt = sb_report_value(t, "runtime", 0);
+                runtime = rt > runtime ? rt : runtime;
+                lo[d] = lo[d] < 0 || rate < lo[d] ? rate : lo[d];
+                hi[d] = rate > hi[d] ? rate : hi[d];
+                entries[d]++;
+            }
+        if (entries[0] < 2 && entries[1] < 2)
+            continue;
+        if (!title)
+            sb_sink_puts(sink, "\n");
+        title = true;
+        double unit = sb_report_unit_bytes(o);
+        for (int d = 0; d < 2; d++) {
+            if (!entries[d] || !(runtime > 0))
+                continue;
+            sb_sink_printf(sink,
+                           "group %u, %s: %.2f %s in all (%zu jobs, each %.2f-%.2f), %.1f MiB in "
+                           "%.1f s\n",
+                           g, dirs[d], bytes[d] / runtime / unit, sb_report_unit_name(o),
+                           entries[d], lo[d] / unit, hi[d] / unit, bytes[d] / 1048576.0, runtime);
         }
     }
 }
@@ -171,6 +229,8 @@ bool sb_report_job_text(const sb_run *run, const sb_report_opts *o, sb_sink *sin
         job_table(tr, o, sink);
         any = true;
     }
+    if (any)
+        group_lines(run, o, sink);
     return any;
 }
 
