@@ -552,9 +552,10 @@ static sb_status worker_fail(worker *w, sb_status st, int e, int64_t off, const 
                              const char *path)
 {
     if (off >= 0)
-        return sb_error_set_at(&w->err, st, e, off, "%s error at offset %" PRId64 " of '%s'", what,
-                               off, path);
-    return sb_error_set(&w->err, st, e, "%s on '%s'", what, path);
+        return sb_error_set_at(&w->err, st, e, off,
+                               "job '%s': %s error at offset %" PRId64 " of '%s'", w->job->name,
+                               what, off, path);
+    return sb_error_set(&w->err, st, e, "job '%s': %s on '%s'", w->job->name, what, path);
 }
 
 static void add_sample(dstat *d, double secs)
@@ -694,9 +695,11 @@ static sb_status io_error(worker *w, unsigned fi, int d, int64_t off, ssize_t re
 {
     const char *path = w->sh->files[w->fidx[fi]].path;
     int e = res < 0 ? (int)-res : 0;
-    if (res == 0 || (res > 0 && (size_t)res < len && d == SB_DIR_READ && res == 0))
+    (void)len;
+    if (res == 0)
         return sb_error_set_at(&w->err, SB_E_IO, 0, off,
-                               "unexpected end of '%s' at offset %" PRId64, path, off);
+                               "job '%s': unexpected end of '%s' at offset %" PRId64, w->job->name,
+                               path, off);
     sb_status st = e == ENOSPC ? SB_E_NOSPACE : SB_E_IO;
     return worker_fail(w, st, e, off, d == SB_DIR_READ ? "read" : "write", path);
 }
