@@ -103,18 +103,24 @@ static double rate(const sb_test *t, unsigned k)
 }
 
 /* bonnie++'s latency text: whole seconds from 100 s, whole ms from
- * 100 ms, whole us below; "" when there is none. */
-static void latency_text(char *buf, size_t len, double ns)
+ * 100 ms, whole us below; "" when there is none. The text report may show
+ * ns below a microsecond (a p99 of cached stats); the CSV may not, since
+ * bon_csv2html reads any unit but us and ms as seconds. */
+static void latency_text(char *buf, size_t len, double ns_d, bool allow_ns)
 {
-    double s = ns / 1e9;
-    if (ns <= 0)
+    /* In whole nanoseconds, so that a stored 1201000 ns prints 1201us,
+     * not a binary fraction below it. */
+    unsigned long long ns = ns_d > 0 ? (unsigned long long)(ns_d + 0.5) : 0;
+    if (ns == 0)
         buf[0] = '\0';
-    else if (s > 99.999999)
-        snprintf(buf, len, "%ds", (int)s);
-    else if (s > 0.099999)
-        snprintf(buf, len, "%dms", (int)(s * 1000.0));
+    else if (allow_ns && ns < 1000)
+        snprintf(buf, len, "%lluns", ns);
+    else if (ns > 99999999000ull)
+        snprintf(buf, len, "%llus", ns / 1000000000ull);
+    else if (ns > 99999000ull)
+        snprintf(buf, len, "%llums", ns / 1000000ull);
     else
-        snprintf(buf, len, "%dus", (int)(s * 1e6));
+        snprintf(buf, len, "%lluus", ns / 1000ull);
 }
 
 /* ---- CSV ------------------------------------------------------------- */
@@ -181,7 +187,7 @@ sb_status sb_report_bonnie_csv(const sb_run *run, size_t target, sb_sink *s, sb_
         sb_sink_puts(s, ",,,,,,,,,,,,,,,,,");
     }
     for (unsigned k = 0; k < SB_BONNIE_N_TESTS; k++) {
-        latency_text(a, sizeof a, value(v.t[k], "latency", 0));
+        latency_text(a, sizeof a, value(v.t[k], "latency", 0), false);
         sb_sink_printf(s, ",%s", a);
     }
     sb_sink_puts(s, "\n");
@@ -220,7 +226,7 @@ static void txt_latencies(sb_sink *s, const view *v, unsigned first, unsigned la
     char buf[32];
     sb_sink_printf(s, "%-17s", label);
     for (unsigned k = first; k <= last; k++) {
-        latency_text(buf, sizeof buf, value(v->t[k], metric, 0));
+        latency_text(buf, sizeof buf, value(v->t[k], metric, 0), true);
         sb_sink_printf(s, " %9s", buf);
     }
     sb_sink_puts(s, "\n");

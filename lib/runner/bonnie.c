@@ -93,7 +93,13 @@ sb_status sb_bonnie_check_config(const sb_bonnie_config *c, sb_error *err)
                                 "-s: the chunk size must be a power of two from 256 to 1048576 "
                                 "bytes (%llu given)",
                                 (unsigned long long)c->chunk_bytes);
-        if (c->file_bytes < c->chunk_bytes || c->file_bytes % c->chunk_bytes)
+        char a[32], b[32];
+        if (c->file_bytes < c->chunk_bytes)
+            return sb_error_set(err, SB_E_INVALID, 0,
+                                "-s: the file (%s) is smaller than one chunk (%s)",
+                                sb_format_bytes(c->file_bytes, a, sizeof a),
+                                sb_format_bytes(c->chunk_bytes, b, sizeof b));
+        if (c->file_bytes % c->chunk_bytes)
             return sb_error_set(err, SB_E_INVALID, 0,
                                 "-s: the file size (%llu bytes) must be a whole number of chunks "
                                 "of %llu bytes",
