@@ -1051,6 +1051,12 @@ static sb_status prepare(bctx *b, sb_error *err)
         (size_t)(c->chunk_bytes > c->file_chunk_bytes ? c->chunk_bytes : c->file_chunk_bytes);
     if (buf_bytes < 256)
         buf_bytes = 256; /* getc counts bytes by value */
+    struct stat st;
+    if (stat(b->dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "'%s' is not a directory: storbench bonnie runs in a directory of the "
+                            "filesystem to test",
+                            b->dir);
     for (unsigned i = 0; i < b->n; i++) {
         copy *cp = &b->copies[i];
         cp->b = b;
@@ -1058,11 +1064,6 @@ static sb_status prepare(bctx *b, sb_error *err)
         cp->fd = -1;
         cp->rng = rng_seed(c->seed, i);
         SB_TRY(sb_target_open(b->dir, SB_TARGET_WRITE, &cp->target, err));
-        if (sb_target_kind_of(cp->target) != SB_TARGET_DIRECTORY)
-            return sb_error_set(err, SB_E_INVALID, 0,
-                                "'%s' is a block device: storbench bonnie runs in a directory "
-                                "(of the filesystem to test)",
-                                b->dir);
         void *buf = NULL;
         if (posix_memalign(&buf, BUF_ALIGN, buf_bytes) != 0)
             buf = NULL;
