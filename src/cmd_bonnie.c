@@ -37,11 +37,11 @@ enum {
 
 static const cli_option bonnie_opts[] = {
     [O_DIR] = { "directory", 'd', "DIR", "the directory to test in (or give it as TARGET)" },
-    [O_SIZE] = { "size", 's', "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]",
-                 "file size in MiB (default 256; 0 skips the I/O tests), chunk in bytes "
+    [O_SIZE] = { "size", 's', "SPEC",
+                 "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]: file size in MiB (default 256; 0 skips the I/O tests), chunk in bytes "
                  "(8192), seeks (8192) and seeker threads (5); units work too (1g:64k)" },
-    [O_FILES] = { "files", 'n', "N[:MAX[:MIN[:DIRS[:CHUNK]]]]",
-                  "N x 1024 files (default 16; 0 skips the file tests) of MIN..MAX bytes "
+    [O_FILES] = { "files", 'n', "SPEC",
+                  "N[:MAX[:MIN[:DIRS[:CHUNK]]]]: N x 1024 files (default 16; 0 skips the file tests) of MIN..MAX bytes "
                   "(default 0) in DIRS directories, written in CHUNK bytes" },
     [O_MACHINE] = { "machine", 'm', "NAME", "the machine's name in the report (default: host)" },
     [O_REPEAT] = { "repeat", 'x', "N", "run N times, one CSV line each (no text report)" },

@@ -140,4 +140,12 @@ expect_error 2 "unknown option" --frobnicate "$T/work"
 expect_error 1 "does not exist" -s 2 -n 0 "$T/missing"
 touch "$T/file"
 expect_error 1 "is not a directory" -s 2 -n 0 "$T/file"
+# --help: exit 0, every option of the table in src/cmd_bonnie.c listed.
+sb_run "$T/help" bonnie --help
+[[ $SB_RC -eq 0 && ! -s $T/help.stderr ]] || sb_fail "bonnie --help: exit $SB_RC"
+grep -q '^usage: storbench bonnie ' "$T/help.stdout" || sb_fail "bonnie --help: no usage line"
+for name in $(sed -n '/bonnie_opts\[\] = {/,/^};/p' "$SB_SOURCE_ROOT/src/cmd_bonnie.c" |
+    grep -oE '\{ "[a-z][a-z0-9-]*"' | cut -d'"' -f2); do
+    grep -qE -- "--$name( |$)" "$T/help.stdout" || sb_fail "bonnie --help does not list --$name"
+done
 echo "PASS"
