@@ -105,9 +105,10 @@ sb_status sb_bonnie_check_config(const sb_bonnie_config *c, sb_error *err)
                                 "of %llu bytes",
                                 (unsigned long long)c->file_bytes,
                                 (unsigned long long)c->chunk_bytes);
-        if (c->file_bytes / c->chunk_bytes > UINT32_MAX)
+        /* A seek ticket holds the chunk's index in 31 bits. */
+        if (c->file_bytes / c->chunk_bytes > 0x7fffffffu)
             return sb_error_set(err, SB_E_INVALID, 0,
-                                "-s: more than 2^32 chunks: give a larger chunk size");
+                                "-s: more than 2^31 chunks: give a larger chunk size");
         if (c->char_bytes > c->file_bytes)
             return sb_error_set(err, SB_E_INVALID, 0,
                                 "--char-size: the per-char size is larger than the file (-s)");
