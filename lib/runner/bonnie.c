@@ -120,10 +120,19 @@ sb_status sb_bonnie_check_config(const sb_bonnie_config *c, sb_error *err)
         if (c->seekers < 1 || c->seekers > SB_BONNIE_MAX_SEEKERS)
             return sb_error_set(err, SB_E_INVALID, 0, "-s: the number of seekers must be 1 to %d",
                                 SB_BONNIE_MAX_SEEKERS);
+        if (c->seekers * c->concurrency > 1024)
+            return sb_error_set(err, SB_E_INVALID, 0,
+                                "-s, -c: %u seeker threads in all; at most 1024",
+                                c->seekers * c->concurrency);
     }
     if (c->files_k) {
         if (c->files_k > MAX_FILES_K)
             return sb_error_set(err, SB_E_INVALID, 0, "-n: at most %u (x1024 files)", MAX_FILES_K);
+        /* Every copy keeps its files' names: 32 bytes each. */
+        if ((uint64_t)c->files_k * c->concurrency > 4 * MAX_FILES_K)
+            return sb_error_set(err, SB_E_INVALID, 0,
+                                "-n, -c: %llu x 1024 files in all; at most %u x 1024",
+                                (unsigned long long)c->files_k * c->concurrency, 4 * MAX_FILES_K);
         if (c->file_min_bytes > c->file_max_bytes)
             return sb_error_set(err, SB_E_INVALID, 0,
                                 "-n: the minimum file size is larger than the maximum");
