@@ -125,5 +125,6 @@ int cmd_info(const char *cmdline, int argc, char **argv);
 int cmd_results(const char *cmdline, int argc, char **argv);
 int cmd_zcav(const char *cmdline, int argc, char **argv);
 int cmd_job(const char *cmdline, int argc, char **argv);
+int cmd_bonnie(const char *cmdline, int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const command commands[] = {
     { "sweep", cmd_sweep,
       "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
     { "job", cmd_job, "fio job files and fio's command-line options, run by storbench" },
+    { "bonnie", cmd_bonnie, "bonnie++'s tests in a directory, its report and CSV line" },
     { "zcav", cmd_zcav, "read throughput against offset of a device or file, zcav's format" },
     { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
     { "results", cmd_results,

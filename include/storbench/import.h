@@ -17,7 +17,8 @@
  *   bonnie++  CSV lines of bonnie++ (formats 1.96: 47 fields, 1.97: 48 with
  *             the chunk size, 1.98: 50 with the seek count and seekers).
  *             One target per line (the line's machine name), tests of kind
- *             "bonnie++": putc, write, rewrite, getc, read (throughput in
+ *             "bonnie", as storbench bonnie's (so `results compare` puts
+ *             both side by side): putc, write, rewrite, getc, read (throughput in
  *             B/s from K/sec), seeks and the six file tests (sequential /
  *             random create, read, delete; ops in 1/s), each with cpu (%)
  *             and latency (ns). A field "+++++" or "+++" (bonnie++: too fast

@@ -129,7 +129,7 @@ static sb_status add_test(line_ctx *c, sb_target_res *tr, const char *name, cons
     if (!has_rate && !has_cpu && !has_lat && !fast)
         return SB_OK;
     sb_test *t;
-    SB_TRY(sb_result_add_test(tr, "bonnie++", name, &t, err));
+    SB_TRY(sb_result_add_test(tr, "bonnie", name, &t, err));
     if (fast && sb_kvs_set(&t->params, "note", "too fast to measure") != SB_OK)
         return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
     if (has_rate)

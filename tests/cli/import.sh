@@ -65,7 +65,7 @@ assert [t["name"] for t in run["targets"][0]["tests"]][:3] == ["putc", "write", 
 PY
 sb_run "$T/show_csv" results show 3 -f csv --db "$DB"
 clean show_csv
-grep -q '^bonnie++,putc,throughput,B/s,1150976$' "$T/show_csv.stdout" ||
+grep -q '^bonnie,putc,throughput,B/s,1150976$' "$T/show_csv.stdout" ||
     bad "show 3 -f csv: no putc row: $(cat "$T/show_csv.stdout")"
 
 sb_run "$T/export" results export --db "$DB" -f json
@@ -78,9 +78,9 @@ assert units[("fio", "throughput")] == "B/s"
 assert units[("fio", "iops")] == "1/s"
 assert units[("fio", "clat_p99")] == "ns"
 assert units[("fio", "cpu")] == "%"
-assert units[("bonnie++", "throughput")] == "B/s"
-assert units[("bonnie++", "ops")] == "1/s"
-assert units[("bonnie++", "latency")] == "ns"
+assert units[("bonnie", "throughput")] == "B/s"
+assert units[("bonnie", "ops")] == "1/s"
+assert units[("bonnie", "latency")] == "ns"
 assert units[("zcav", "throughput")] == "B/s"
 putc = [r for r in rows if r["run_id"] == 3 and r["test_name"] == "putc" and r["metric"] == "throughput"]
 assert putc and putc[0]["value"] == 1124 * 1024, putc

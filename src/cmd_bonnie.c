@@ -1,0 +1,374 @@
+/*
+ * cmd_bonnie.c: `storbench bonnie`, bonnie++'s tests with its option
+ * letters, its 80-column report and its CSV line (format 1.98), measured
+ * on the device rather than in the page cache.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/bonnie.h"
+#include "storbench/clock.h"
+#include "storbench/probe.h"
+#include "storbench/units.h"
+
+enum {
+    O_DIR,
+    O_SIZE,
+    O_FILES,
+    O_MACHINE,
+    O_REPEAT,
+    O_QUIET,
+    O_SYNC,
+    O_CONC,
+    O_FAST,
+    O_CHAR_SIZE,
+    O_RAM,
+    O_BONNIE_SIZE,
+    O_SEED,
+    O_NO_DIRECT,
+    O_DB,
+    O_NO_SAVE,
+    O_LABEL,
+};
+
+static const cli_option bonnie_opts[] = {
+    [O_DIR] = { "directory", 'd', "DIR", "the directory to test in (or give it as TARGET)" },
+    [O_SIZE] = { "size", 's', "SPEC",
+                 "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]: file size in MiB (default 256; 0 skips the I/O tests), chunk in bytes "
+                 "(8192), seeks (8192) and seeker threads (5); units work too (1g:64k)" },
+    [O_FILES] = { "files", 'n', "SPEC",
+                  "N[:MAX[:MIN[:DIRS[:CHUNK]]]]: N x 1024 files (default 16; 0 skips the file tests) of MIN..MAX bytes "
+                  "(default 0) in DIRS directories, written in CHUNK bytes" },
+    [O_MACHINE] = { "machine", 'm', "NAME", "the machine's name in the report (default: host)" },
+    [O_REPEAT] = { "repeat", 'x', "N", "run N times, one CSV line each (no text report)" },
+    [O_QUIET] = { "quiet", 'q', NULL,
+                  "only the CSV line on stdout, the text report on stderr; no progress" },
+    [O_SYNC] = { "sync-writes", 'b', NULL,
+                 "fsync after every write (block, rewrite, seek, file create and delete)" },
+    [O_CONC] = { "concurrency", 'c', "N", "N copies of every test at once (default 1)" },
+    [O_FAST] = { "fast", 'f', NULL, "skip the per-char tests" },
+    [O_CHAR_SIZE] = { "char-size", 0, "SIZE", "the per-char tests' size in MiB (default 3)" },
+    [O_RAM] = { "ram", 'r', "SIZE", "RAM in MiB: without -s, bonnie++'s file of twice the RAM" },
+    [O_BONNIE_SIZE] = { "bonnie-size", 0, NULL,
+                        "bonnie++'s rule with this machine's RAM: a file twice its size" },
+    [O_SEED] = { "seed", 'z', "N", "seed of the random seeks and file names" },
+    [O_NO_DIRECT] = { "no-direct", 0, NULL,
+                      "seeks read buffered (the file's cache dropped first), not O_DIRECT" },
+    [O_DB] = { "db", 0, "PATH",
+               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
+    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
+    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    { 0 },
+};
+
+typedef struct bonnie_args {
+    sb_bonnie_config cfg;
+    const char *dir;
+    unsigned repeat;
+    bool quiet;
+    bool size_given;
+    uint64_t ram_bytes; /* -r, 0 if not given */
+    bool bonnie_size;
+    cli_save save;
+} bonnie_args;
+
+/* A whole number in [0, max]. */
+static sb_status parse_uint(const char *s, const char *what, unsigned long long max,
+                            unsigned long long *out, sb_error *err)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18 ||
+        strtoull(s, NULL, 10) > max)
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is not a number from 0 to %llu", what,
+                            s, max);
+    *out = strtoull(s, NULL, 10);
+    return SB_OK;
+}
+
+/* A size: a plain number is in unit_bytes (MiB for -s, bytes for chunks),
+ * a number with a suffix is what the suffix says. */
+static sb_status parse_sz(const char *s, const char *what, uint64_t unit_bytes, uint64_t *out,
+                          sb_error *err)
+{
+    if (*s && strspn(s, "0123456789") == strlen(s)) {
+        unsigned long long v;
+        SB_TRY(parse_uint(s, what, (1ull << 44) / unit_bytes, &v, err));
+        *out = v * unit_bytes;
+        return SB_OK;
+    }
+    return sb_parse_size(s, what, out, err);
+}
+
+/* Splits a copy of arg at ':' into at most max fields (empty ones kept). */
+static size_t split(char *copy, char **fields, size_t max)
+{
+    size_t n = 0;
+    for (char *p = copy; n < max;) {
+        fields[n++] = p;
+        char *c = strchr(p, ':');
+        if (!c)
+            break;
+        *c = '\0';
+        p = c + 1;
+    }
+    return n;
+}
+
+static sb_status parse_s(bonnie_args *a, const char *arg, sb_error *err)
+{
+    char copy[256], *f[5];
+    if (strlen(arg) >= sizeof copy)
+        return sb_error_set(err, SB_E_INVALID, 0, "-s: '%s' is too long", arg);
+    strcpy(copy, arg);
+    size_t n = split(copy, f, 5);
+    if (n > 4 || strchr(arg, ':') == arg)
+        return sb_error_set(err, SB_E_INVALID, 0, "-s: '%s' is not SIZE[:CHUNK[:SEEKS[:SEEKERS]]]",
+                            arg);
+    sb_bonnie_config *c = &a->cfg;
+    unsigned long long v;
+    SB_TRY(parse_sz(f[0], "-s (size)", 1u << 20, &c->file_bytes, err));
+    if (n > 1)
+        SB_TRY(parse_sz(f[1], "-s (chunk)", 1, &c->chunk_bytes, err));
+    if (n > 2) {
+        SB_TRY(parse_uint(f[2], "-s (seeks)", 100000000, &v, err));
+        c->seeks = (unsigned)v;
+    }
+    if (n > 3) {
+        SB_TRY(parse_uint(f[3], "-s (seekers)", SB_BONNIE_MAX_SEEKERS, &v, err));
+        c->seekers = (unsigned)v;
+    }
+    a->size_given = true;
+    return SB_OK;
+}
+
+static sb_status parse_n(bonnie_args *a, const char *arg, sb_error *err)
+{
+    char copy[256], *f[6];
+    if (strlen(arg) >= sizeof copy)
+        return sb_error_set(err, SB_E_INVALID, 0, "-n: '%s' is too long", arg);
+    strcpy(copy, arg);
+    size_t n = split(copy, f, 6);
+    if (n > 5)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "-n: '%s' is not NUMBER[:MAX[:MIN[:DIRS[:CHUNK]]]]", arg);
+    sb_bonnie_config *c = &a->cfg;
+    unsigned long long v;
+    SB_TRY(parse_uint(f[0], "-n (number of files x1024)", 1024, &v, err));
+    c->files_k = (unsigned)v;
+    if (n > 1 && f[1][0] == '-')
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "-n: a negative MAX (bonnie++'s hard and symbolic links) is not "
+                            "supported");
+    if (n > 1)
+        SB_TRY(parse_sz(f[1], "-n (max size)", 1, &c->file_max_bytes, err));
+    if (n > 2)
+        SB_TRY(parse_sz(f[2], "-n (min size)", 1, &c->file_min_bytes, err));
+    if (n > 3) {
+        SB_TRY(parse_uint(f[3], "-n (directories)", 99999, &v, err));
+        c->num_dirs = (unsigned)v;
+    }
+    if (n > 4)
+        SB_TRY(parse_sz(f[4], "-n (chunk)", 1, &c->file_chunk_bytes, err));
+    return SB_OK;
+}
+
+static bool bonnie_option(int idx, const char *arg, void *ctx)
+{
+    bonnie_args *a = ctx;
+    sb_bonnie_config *c = &a->cfg;
+    sb_error err;
+    sb_status st = SB_OK;
+    unsigned long long v;
+    switch (idx) {
+    case O_DIR: a->dir = arg; break;
+    case O_SIZE: st = parse_s(a, arg, &err); break;
+    case O_FILES: st = parse_n(a, arg, &err); break;
+    case O_MACHINE:
+        if (!*arg || strpbrk(arg, ",\n\r"))
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "-m: the machine name must be non-empty, without commas or line "
+                              "breaks (it is a CSV field)");
+        else
+            c->machine = arg;
+        break;
+    case O_REPEAT:
+        st = parse_uint(arg, "-x", 100000, &v, &err);
+        if (st == SB_OK && v == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "-x: run at least once");
+        a->repeat = (unsigned)v;
+        break;
+    case O_QUIET: a->quiet = true; break;
+    case O_SYNC: c->sync_writes = true; break;
+    case O_CONC:
+        st = parse_uint(arg, "-c", SB_BONNIE_MAX_CONCURRENCY, &v, &err);
+        if (st == SB_OK && v == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "-c: the concurrency must be at least 1");
+        c->concurrency = (unsigned)v;
+        break;
+    case O_FAST: c->char_bytes = 0; break;
+    case O_CHAR_SIZE: st = parse_sz(arg, "--char-size", 1u << 20, &c->char_bytes, &err); break;
+    case O_RAM:
+        st = parse_sz(arg, "-r", 1u << 20, &a->ram_bytes, &err);
+        if (st == SB_OK && a->ram_bytes == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "-r: the RAM size must be more than 0");
+        break;
+    case O_BONNIE_SIZE: a->bonnie_size = true; break;
+    case O_SEED:
+        st = parse_uint(arg, "-z", UINT64_MAX / 10, &v, &err);
+        c->seed = v;
+        break;
+    case O_NO_DIRECT: c->direct_seeks = false; break;
+    case O_DB: a->save.db = arg; break;
+    case O_NO_SAVE: a->save.no_save = true; break;
+    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    default: break;
+    }
+    if (st != SB_OK) {
+        cli_error("%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+static void bonnie_progress(const sb_bonnie_progress *p, void *ctx)
+{
+    (void)ctx;
+    if (!cli_progress_due(false))
+        return;
+    double r = p->elapsed_s > 0 ? (double)p->done / p->elapsed_s : 0;
+    if (p->test_index < SB_BONNIE_SEEKS)
+        cli_progress_draw("bonnie %s  %.1f of %.1f MiB  %.1f MiB/s  %.0f s", p->test,
+                          (double)p->done / 1048576.0, (double)p->total / 1048576.0, r / 1048576.0,
+                          p->elapsed_s);
+    else
+        cli_progress_draw("bonnie %s  %llu of %llu  %.0f/s  %.0f s", p->test,
+                          (unsigned long long)p->done, (unsigned long long)p->total, r,
+                          p->elapsed_s);
+}
+
+static int print_text(const sb_run *run, FILE *f)
+{
+    sb_sink sink;
+    sb_error err;
+    sb_sink_init_file(&sink, f);
+    if (sb_report_bonnie_text(run, 0, &sink, &err) != SB_OK || fflush(f) != 0) {
+        cli_error("cannot write the report: %s", strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int print_csv(const sb_run *run)
+{
+    sb_sink sink;
+    sb_error err;
+    sb_sink_init_file(&sink, stdout);
+    if (sb_report_bonnie_csv(run, 0, &sink, &err) != SB_OK || fflush(stdout) != 0) {
+        cli_error("cannot write the CSV line: %s", strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+/* One run: measure, print, save. */
+static int measure_once(bonnie_args *a, const char *cmdline)
+{
+    sb_error err;
+    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
+    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
+        cli_error("out of memory");
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    if (!cli_save_labels(&a->save, run)) {
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    sb_status st = sb_bonnie_run(&a->cfg, a->dir, run, &err);
+    cli_progress_done();
+    int rc = CLI_EXIT_OK;
+    if (run->n_targets > 0 && run->targets[0].n_tests > 0) {
+        if (a->repeat <= 1)
+            rc = print_text(run, a->quiet ? stderr : stdout);
+        if (rc == CLI_EXIT_OK)
+            rc = print_csv(run);
+    }
+    int rc2 = cli_finish(st, &err);
+    /* Saved after printing, so a failure to save never costs the output. */
+    int rc3 = cli_save_run(run, &a->save, a->quiet);
+    sb_run_free(run);
+    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
+}
+
+static const char bonnie_usage[] =
+    "usage: storbench bonnie [OPTIONS] [TARGET]\n"
+    "\n"
+    "bonnie++'s tests in the directory TARGET (default: the current directory):\n"
+    "per-char and block output, rewrite, per-char and block input, random seeks,\n"
+    "and sequential and random file creation, stat/read and deletion. Prints\n"
+    "bonnie++'s 80-column report, then its CSV line (format 1.98, for\n"
+    "bon_csv2html). The numbers are the device's, not the page cache's: writes end\n"
+    "with fsync inside the time, reads start after the file's cache is dropped, and\n"
+    "seeks use O_DIRECT, so the default file is 256 MiB, not twice the RAM (-r and\n"
+    "--bonnie-size give bonnie++'s rule). The per-char tests do one 1-byte\n"
+    "system call per byte: they measure CPU cost.\n"
+    "The run is saved in the results archive unless --no-save (storbench results).\n";
+
+int cmd_bonnie(const char *cmdline, int argc, char **argv)
+{
+    bonnie_args a = { .repeat = 1 };
+    sb_bonnie_config_init(&a.cfg);
+    a.cfg.seed = (uint64_t)sb_clock_unix_s() ^ ((uint64_t)getpid() << 16);
+    int first;
+    int rc = cli_parse(argc, argv, bonnie_opts, bonnie_usage, bonnie_option, &a, &first);
+    if (rc == CLI_EXIT_OK && first < argc) {
+        if (argc - first > 1 || a.dir) {
+            cli_error("bonnie: one TARGET directory (given %s)",
+                      a.dir ? "with -d and as an argument" : "more than one");
+            rc = CLI_EXIT_USAGE;
+        } else {
+            a.dir = argv[first];
+        }
+    }
+    if (!a.dir)
+        a.dir = ".";
+    if (rc == CLI_EXIT_OK && !a.size_given && (a.ram_bytes || a.bonnie_size)) {
+        uint64_t ram = a.ram_bytes;
+        if (!ram) {
+            long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+            ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+        }
+        if (!ram) {
+            cli_error("--bonnie-size: the RAM size is unknown here: give -r");
+            rc = CLI_EXIT_USAGE;
+        }
+        a.cfg.file_bytes = sb_bonnie_ram_rule_bytes(ram);
+    }
+    /* bonnie++ caps the per-char size at the file size. */
+    if (a.cfg.char_bytes > a.cfg.file_bytes)
+        a.cfg.char_bytes = a.cfg.file_bytes;
+    if (rc == CLI_EXIT_OK) {
+        sb_error err;
+        if (sb_bonnie_check_config(&a.cfg, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_USAGE;
+        }
+    }
+    if (rc == CLI_EXIT_OK) {
+        a.cfg.stop = cli_stop_flag();
+        if (!a.quiet && isatty(STDERR_FILENO))
+            a.cfg.progress = bonnie_progress;
+        if (a.repeat > 1) {
+            sb_sink sink;
+            sb_sink_init_file(&sink, stdout);
+            sb_report_bonnie_csv_header(&sink);
+        }
+        for (unsigned i = 0; rc == CLI_EXIT_OK && i < a.repeat; i++)
+            rc = measure_once(&a, cmdline);
+    }
+    cli_save_free(&a.save);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
