@@ -219,10 +219,11 @@ static void open_svg(sb_sink *s, const sb_svg_chart *c, const frame *f)
 {
     if (c->standalone)
         sb_sink_puts(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    /* Inside HTML the parser puts <svg> in the SVG namespace itself. */
     sb_sink_printf(s,
-                   "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %.0f %.0f\" "
-                   "role=\"img\" font-family=\"sans-serif\" font-size=\"11\" class=\"chart\">\n",
-                   W, f->height);
+                   "<svg%s viewBox=\"0 0 %.0f %.0f\" role=\"img\" font-family=\"sans-serif\" "
+                   "font-size=\"11\" class=\"chart\">\n",
+                   c->standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", W, f->height);
     sb_sink_puts(s, "<title>");
     sb_svg_escape(s, c->title);
     sb_sink_puts(s, "</title>\n");
