@@ -32,7 +32,14 @@
  *             storbench zcav records it: samples block_offset (B),
  *             block_time (s) and throughput (B/s; its value is all bytes
  *             over all time). Blocks too fast to measure are counted in the
- *             parameter too_fast_blocks. The run's time is the file's mtime.
+ *             parameter too_fast_blocks. Several passes make one test with
+ *             the parameter passes and one pass_bytes / pass_time sample
+ *             per pass: zcav -c N's log ("# Read" lines, "#loops: N", then
+ *             blocks that are already trimmed means) is read as it is;
+ *             passes logged one after the other (a new header, or an offset
+ *             back at the first block's) are merged as zcav -c merges them,
+ *             each block's time the trimmed mean of its passes' times. The
+ *             run's time is the file's mtime.
  *
  * Every run is labelled source=fio|bonnie++|zcav, its tool and version are
  * the other tool's, and its command records the import. A file that is
