@@ -14,8 +14,9 @@
  *             clat_p50 / clat_p90 / clat_p99 / clat_p99.9 (ns), cpu (%, user
  *             plus system of the job), bytes (B) and elapsed (s). The run's
  *             time is fio's "timestamp".
- *   bonnie++  CSV lines of bonnie++ (formats 1.96: 47 fields, 1.97: 48 with
- *             the chunk size, 1.98: 50 with the seek count and seekers).
+ *   bonnie++  CSV lines of bonnie++ (formats 1.96 and 1.97: 48 fields with
+ *             the chunk size, 1.96 also without it in 47, 1.98: 50 with the
+ *             seek count and seekers).
  *             One target per line (the line's machine name), tests of kind
  *             "bonnie++": putc, write, rewrite, getc, read (throughput in
  *             B/s from K/sec), seeks and the six file tests (sequential /

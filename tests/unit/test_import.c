@@ -6,11 +6,12 @@
  * (--output-format=json, one randrw job; two jobs with global options),
  * bonnie++ 2.00a (a CSV line in format 1.98, with "+++++" fields) and
  * zcav 2.00a (a file read faster than it can time: every block "++++"),
- * and hand-made lines in formats 1.96 and 1.97, two 1.98 lines in one
- * file, the zcav log of an SD card, and two hand-made multi-pass zcav
- * logs in the layouts zcav writes them (zcav -c 3's "# Read" lines,
- * "#loops: 3" and trimmed means; three single passes appended). Each is read with a fixed file
- * time and its run rendered as JSON, compared byte for byte with
+ * and hand-made lines in formats 1.96 (47 and 48 fields) and 1.97, two
+ * 1.98 lines in one file, the zcav log of an SD card, and two hand-made
+ * multi-pass zcav logs in the layouts zcav writes them (zcav -c 3's
+ * "# Read" lines, "#loops: 3" and trimmed means; three single passes
+ * appended). Each is read with a fixed file time and its run rendered as
+ * JSON, compared byte for byte with
  * tests/data/golden/import/<file>.json (SB_UPDATE_GOLDEN=1 rewrites them;
  * review with git diff).
  *
@@ -83,7 +84,7 @@ static const char *const good[] = {
     "fio-3.33-randrw.json",     "fio-3.33-two-jobs.json", "bonnie-2.00a-1.98.csv",
     "bonnie-1.96.csv",          "bonnie-1.97.csv",        "bonnie-1.98-two-lines.csv",
     "zcav-2.00a-too-fast.log",  "zcav-sdcard.log",        "zcav-2.00a-3-loops.log",
-    "zcav-appended-passes.log",
+    "zcav-appended-passes.log", "bonnie-1.96-chunk.csv",
 };
 
 static void test_good_golden(void **state)
@@ -210,6 +211,16 @@ static void test_bonnie_values(void **state)
     assert_true(value(find_test(run, 0, "seeks"), "ops", "1/s") == 152.9);
     assert_true(value(find_test(run, 0, "sequential create"), "ops", "1/s") == 25094.0);
     assert_true(value(find_test(run, 0, "random delete"), "latency", "ns") == 60e3);
+    sb_run_free(run);
+
+    /* 1.96 as bonnie++ 1.9x writes it: 48 fields, the chunk size field
+     * (empty at the default) after the file size; the same values. */
+    assert_int_equal(import("good/bonnie-1.96-chunk.csv", &run, &err), SB_OK);
+    assert_true(value(find_test(run, 0, "seeks"), "ops", "1/s") == 152.9);
+    assert_true(value(find_test(run, 0, "putc"), "throughput", "B/s") == 104 * 1024.0);
+    assert_true(value(find_test(run, 0, "sequential create"), "ops", "1/s") == 25094.0);
+    assert_true(value(find_test(run, 0, "random delete"), "latency", "ns") == 60e3);
+    assert_null(sb_kvs_get(&run->targets[0].info, "chunk_size"));
     sb_run_free(run);
 }
 
