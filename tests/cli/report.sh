@@ -184,6 +184,11 @@ clean keep
 cmp -s "$T/keep.html" "$T/r1.html" || bad "report -o over an existing file: not the report"
 no_file keep.html. "replacing a file"
 
+sb_run "$T/help" report --help
+clean help
+grep -q '^usage: storbench report \[OPTIONS\] \[ID...\]' "$T/help.stdout" || bad "report --help: no usage"
+grep -q -- '--chart N' "$T/help.stdout" || bad "report --help: no --chart"
+
 if [[ $failed -gt 0 ]]; then
     sb_fail "$failed check(s) failed"
 fi
