@@ -59,6 +59,14 @@ size_t sb_svg_nice_ticks(double lo, double hi, size_t target, double *out_lo, do
     if (target < 1)
         target = 1;
     double raw = (hi - lo) / (double)target;
+    if (!isfinite(raw) || !(raw > 0)) {
+        /* A range too wide for a double (or too narrow to split): give up
+         * on niceness rather than loop or divide by zero. */
+        *out_lo = 0;
+        *out_hi = 1;
+        *step = 1.0 / (double)target;
+        return target + 1;
+    }
     double mag = pow(10, floor(log10(raw)));
     double frac = raw / mag;
     /* The smallest of 1, 2, 5, 10 times mag that is at least the raw step,
@@ -114,6 +122,10 @@ char *sb_svg_bytes_label(int e, char *buf, size_t len)
     int u = e / 10;
     if (u > 6)
         u = 6;
+    if (e - 10 * u >= 63) {
+        snprintf(buf, len, "2^%d", e);
+        return buf;
+    }
     unsigned long long n = 1ull << (e - 10 * u);
     snprintf(buf, len, "%llu%c", n, units[u]);
     return buf;

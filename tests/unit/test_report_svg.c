@@ -90,6 +90,8 @@ static void test_nice_ticks(void **state)
     /* Not a number: a sane default instead of a loop. */
     double lo, hi, step;
     assert_int_equal(sb_svg_nice_ticks(NAN, INFINITY, 5, &lo, &hi, &step), 6);
+    assert_int_equal(sb_svg_nice_ticks(-1e308, 1e308, 5, &lo, &hi, &step), 6);
+    assert_true(lo == 0 && hi == 1);
 }
 
 static void test_log2_range(void **state)
