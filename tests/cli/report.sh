@@ -81,6 +81,12 @@ grep -q 'note=&lt;script&gt;x&lt;/script&gt;' "$T/r1.html" || bad "report 1: lab
 grep -q '<script' "$T/r1.html" && bad "report 1: a <script> in the page"
 grep -qE 'src=|href=|@import|url\(' "$T/r1.html" && bad "report 1: the page loads something"
 
+# --si: MB/s instead of MiB/s, in the axis and the table.
+sb_run "$T/si" report 1 --si --db "$DB"
+clean si
+grep -q 'throughput (MB/s)' "$T/si.stdout" || bad "--si: no MB/s axis"
+grep -q 'MiB/s' "$T/si.stdout" && bad "--si: MiB/s still shown"
+
 # All four on stdout: every section, one colour per target.
 sb_run "$T/all" report 1 2 3 4 --db "$DB"
 clean all
