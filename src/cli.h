@@ -117,6 +117,25 @@ bool cli_save_labels(const cli_save *save, sb_run *run);
 int cli_save_run(const sb_run *run, const cli_save *save, bool quiet);
 void cli_save_free(cli_save *save);
 
+/* Shared by the commands that read the archive (cmd_results.c). */
+struct sb_store;
+struct sb_store_filter;
+/* A run id: a positive decimal number; prints the error and returns false
+ * otherwise. */
+bool cli_parse_run_id(const char *s, int64_t *id);
+/* --since: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (UTC) into a Unix time;
+ * false when it is neither (nothing printed). */
+bool cli_parse_since(const char *s, int64_t *out);
+/* Opens the existing archive at --db db (NULL: the default); NULL with
+ * the error printed and *rc = CLI_EXIT_FAIL when it cannot. */
+struct sb_store *cli_open_archive(const char *db, int *rc);
+/* The run ids argv[first .. argc), or without any those of every run the
+ * filter selects, oldest first, into *ids (the caller frees it) and *n.
+ * Returns a CLI_EXIT_* code, the error printed (naming cmd when no run
+ * matches). */
+int cli_select_runs(struct sb_store *store, const struct sb_store_filter *filter, const char *cmd,
+                    char **argv, int first, int argc, int64_t **ids, size_t *n);
+
 /* Subcommands: argv[0] is the subcommand's name; cmdline is the whole
  * command line as typed, recorded with the run. */
 int cmd_sweep(const char *cmdline, int argc, char **argv);
@@ -126,5 +145,6 @@ int cmd_results(const char *cmdline, int argc, char **argv);
 int cmd_zcav(const char *cmdline, int argc, char **argv);
 int cmd_job(const char *cmdline, int argc, char **argv);
 int cmd_bonnie(const char *cmdline, int argc, char **argv);
+int cmd_report(const char *cmdline, int argc, char **argv);
 
 #endif

@@ -139,7 +139,7 @@ typedef struct results_args {
 
 /* "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (a space for the T also works), UTC,
  * as `results list` prints times. */
-static bool parse_since(const char *s, int64_t *out)
+bool cli_parse_since(const char *s, int64_t *out)
 {
     int y, mo, d, h = 0, mi = 0, used = 0;
     if (strspn(s, "0123456789-") < 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 ||
@@ -178,7 +178,7 @@ static bool results_option(int idx, const char *arg, void *ctx)
     } else if (strcmp(name, "host") == 0) {
         a->filter.host = arg;
     } else if (strcmp(name, "since") == 0) {
-        if (!parse_since(arg, &a->filter.since_unix)) {
+        if (!cli_parse_since(arg, &a->filter.since_unix)) {
             cli_error("--since: '%s' is not YYYY-MM-DD or YYYY-MM-DDTHH:MM (UTC)", arg);
             return false;
         }
@@ -254,11 +254,11 @@ static int parse(int argc, char **argv, const cli_option *opts, const char *usag
     return cli_parse(argc, argv, opts, usage, results_option, a, first);
 }
 
-static sb_store *open_store(const results_args *a, int *rc)
+sb_store *cli_open_archive(const char *db, int *rc)
 {
     char path[PATH_MAX];
     *rc = CLI_EXIT_FAIL;
-    if (!cli_db_path(a->db, path, sizeof path))
+    if (!cli_db_path(db, path, sizeof path))
         return NULL;
     sb_store *store;
     sb_error err;
@@ -270,8 +270,13 @@ static sb_store *open_store(const results_args *a, int *rc)
     return store;
 }
 
+static sb_store *open_store(const results_args *a, int *rc)
+{
+    return cli_open_archive(a->db, rc);
+}
+
 /* A run id: a positive decimal number. */
-static bool parse_id(const char *s, int64_t *id)
+bool cli_parse_run_id(const char *s, int64_t *id)
 {
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18) {
         cli_error("'%s' is not a run id (see storbench results list)", s);
@@ -443,7 +448,7 @@ static int results_show(int argc, char **argv)
         cli_error("results show: give one run ID (see storbench results list)");
         rc = CLI_EXIT_USAGE;
     }
-    if (rc == CLI_EXIT_OK && !parse_id(argv[first], &id))
+    if (rc == CLI_EXIT_OK && !cli_parse_run_id(argv[first], &id))
         rc = CLI_EXIT_USAGE;
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     if (store) {
@@ -496,12 +501,12 @@ static int results_delete(int argc, char **argv)
     }
     int64_t id;
     for (int i = first; rc == CLI_EXIT_OK && i < argc; i++)
-        if (!parse_id(argv[i], &id))
+        if (!cli_parse_run_id(argv[i], &id))
             rc = CLI_EXIT_USAGE;
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     for (int i = first; store && rc == CLI_EXIT_OK && i < argc; i++) {
         sb_error err;
-        if (parse_id(argv[i], &id) && sb_store_delete(store, id, &err) != SB_OK) {
+        if (cli_parse_run_id(argv[i], &id) && sb_store_delete(store, id, &err) != SB_OK) {
             cli_error("%s", err.msg);
             rc = CLI_EXIT_FAIL;
         }
@@ -559,7 +564,7 @@ static int results_export(int argc, char **argv)
         rc = CLI_EXIT_FAIL;
     }
     for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
-        if (!parse_id(argv[first + (int)i], &ids[i]))
+        if (!cli_parse_run_id(argv[first + (int)i], &ids[i]))
             rc = CLI_EXIT_USAGE;
     if (rc == CLI_EXIT_OK && n && (a.filter.labels || a.filter.host || a.filter.has_since)) {
         cli_error("results export: give run IDs or filters, not both");
@@ -606,10 +611,8 @@ static const char compare_usage[] =
     "column with its difference in % against the first column; '-' where a column\n"
     "lacks the metric.\n";
 
-/* The ids given, or those of every run the filters select, into *ids (the
- * caller frees it) and *n. Returns a CLI_EXIT_* code, error printed. */
-static int select_ids(sb_store *store, const results_args *a, char **argv, int first, int argc,
-                      int64_t **ids, size_t *n)
+int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *cmd, char **argv,
+                    int first, int argc, int64_t **ids, size_t *n)
 {
     *n = (size_t)(argc - first);
     *ids = calloc(*n ? *n : 1, sizeof **ids);
@@ -618,18 +621,18 @@ static int select_ids(sb_store *store, const results_args *a, char **argv, int f
         return CLI_EXIT_FAIL;
     }
     for (size_t i = 0; i < *n; i++)
-        if (!parse_id(argv[first + (int)i], &(*ids)[i]))
+        if (!cli_parse_run_id(argv[first + (int)i], &(*ids)[i]))
             return CLI_EXIT_USAGE;
     if (*n)
         return CLI_EXIT_OK;
     sb_store_list l;
     sb_error err;
     int rc = CLI_EXIT_OK;
-    if (sb_store_list_runs(store, &a->filter, &l, &err) != SB_OK) {
+    if (sb_store_list_runs(store, filter, &l, &err) != SB_OK) {
         cli_error("%s", err.msg);
         rc = CLI_EXIT_FAIL;
     } else if (l.n == 0) {
-        cli_error("results compare: no saved run matches the filters");
+        cli_error("%s: no saved run matches the filters", cmd);
         rc = CLI_EXIT_FAIL;
     } else {
         int64_t *all = realloc(*ids, l.n * sizeof *all);
@@ -699,14 +702,14 @@ static int results_compare(int argc, char **argv)
     }
     for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
         int64_t id;
-        if (!parse_id(argv[i], &id))
+        if (!cli_parse_run_id(argv[i], &id))
             rc = CLI_EXIT_USAGE;
     }
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     if (store) {
         int64_t *ids = NULL;
         size_t n = 0;
-        rc = select_ids(store, &a, argv, first, argc, &ids, &n);
+        rc = cli_select_runs(store, &a.filter, "results compare", argv, first, argc, &ids, &n);
         if (rc == CLI_EXIT_OK)
             rc = compare_ids(store, &a, ids, n);
         free(ids);

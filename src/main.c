@@ -24,6 +24,7 @@ static const command commands[] = {
     { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
     { "results", cmd_results,
       "the archive of saved runs: list, show, compare, export, import, delete" },
+    { "report", cmd_report, "archived runs as one HTML page with charts (or one chart as SVG)" },
 };
 
 static void usage(FILE *f)

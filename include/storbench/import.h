@@ -14,8 +14,9 @@
  *             clat_p50 / clat_p90 / clat_p99 / clat_p99.9 (ns), cpu (%, user
  *             plus system of the job), bytes (B) and elapsed (s). The run's
  *             time is fio's "timestamp".
- *   bonnie++  CSV lines of bonnie++ (formats 1.96: 47 fields, 1.97: 48 with
- *             the chunk size, 1.98: 50 with the seek count and seekers).
+ *   bonnie++  CSV lines of bonnie++ (formats 1.96 and 1.97: 48 fields with
+ *             the chunk size, 1.96 also without it in 47, 1.98: 50 with the
+ *             seek count and seekers).
  *             One target per line (the line's machine name), tests of kind
  *             "bonnie", as storbench bonnie's (so `results compare` puts
  *             both side by side): putc, write, rewrite, getc, read (throughput in
@@ -33,7 +34,14 @@
  *             storbench zcav records it: samples block_offset (B),
  *             block_time (s) and throughput (B/s; its value is all bytes
  *             over all time). Blocks too fast to measure are counted in the
- *             parameter too_fast_blocks. The run's time is the file's mtime.
+ *             parameter too_fast_blocks. Several passes make one test with
+ *             the parameter passes and one pass_bytes / pass_time sample
+ *             per pass: zcav -c N's log ("# Read" lines, "#loops: N", then
+ *             blocks that are already trimmed means) is read as it is;
+ *             passes logged one after the other (a new header, or an offset
+ *             back at the first block's) are merged as zcav -c merges them,
+ *             each block's time the trimmed mean of its passes' times. The
+ *             run's time is the file's mtime.
  *
  * Every run is labelled source=fio|bonnie++|zcav, its tool and version are
  * the other tool's, and its command records the import. A file that is

@@ -4,9 +4,9 @@
  *
  * Detection looks at the content: the first byte that is not white space
  * '{' is fio's JSON; a first line starting "1.9" followed by a comma is a
- * bonnie++ CSV line; a '#' line mentioning "block offset", or a line of
- * three numbers, is a zcav log. Anything else is refused, naming the
- * three formats.
+ * bonnie++ CSV line; a '#' line mentioning "block offset" (or, for zcav -c
+ * N, a "# Read" or "#loops:" line), or a line of three numbers, is a zcav
+ * log. Anything else is refused, naming the three formats.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -67,6 +67,13 @@ static const char *first_line(const char *s, size_t *len)
     return s;
 }
 
+/* Whether the line s[0..len) holds needle. */
+static bool line_has(const char *s, size_t len, const char *needle)
+{
+    const char *p = strstr(s, needle);
+    return p && (size_t)(p - s) < len;
+}
+
 static bool three_numbers(const char *s, size_t len)
 {
     char buf[128];
@@ -101,8 +108,9 @@ sb_status sb_import_buffer(const char *name, const char *data, size_t len, int64
         st = sb_import_fio(&src, out, err);
     else if (strncmp(first, "1.9", 3) == 0 && memchr(first, ',', flen))
         st = sb_import_bonnie(&src, out, err);
-    else if ((*first == '#' && strstr(first, "block offset") &&
-              (size_t)(strstr(first, "block offset") - first) < flen) ||
+    else if ((*first == '#' &&
+              (line_has(first, flen, "block offset") || line_has(first, flen, "# Read ") ||
+               line_has(first, flen, "#loops:"))) ||
              three_numbers(first, flen))
         st = sb_import_zcav(&src, out, err);
     else {

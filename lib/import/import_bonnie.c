@@ -10,11 +10,20 @@
  *        num_dirs, file_chunk_size, 26..37 seq_create, seq_stat, seq_del,
  *        ran_create, ran_stat, ran_del (each rate then CPU %), 38..43 the
  *        latencies of the six I/O tests, 44..49 of the six file tests.
- *   1.97 (48 fields): as 1.98 without seeks and seek_proc_count.
- *   1.96 (47 fields): as 1.97 without chunk_size.
+ *   1.97 and 1.96 (48 fields): as 1.98 without seeks and seek_proc_count.
+ *   1.96 (47 fields): as 1.97 without chunk_size, as read before; see
+ *        below.
  *
- * The 1.98 order is bonnie++ 2.00a's own output and what its bon_csv2txt
- * reads; 1.96's is that of published 1.96 lines.
+ * Sources. 1.98: bonnie++ 2.00a's bon_time.cpp prints "format, version,
+ * name, concurrency, seed, size, chunk, Seeks, SeekProcCount" (its CSV
+ * header line leaves the last two out, its data lines do not), and its
+ * bon_csv2html reads putc at column 9, num_files at 21, the latencies at
+ * 38 and 44. 1.97/1.96: the 1.9x bon_time.cpp prints "format, version,
+ * name, concurrency, seed, size, chunk" (the chunk field empty at the
+ * default chunk size: "4G,,"), and the 1.9x bon_csv2html reads 48 items,
+ * putc at column 7, num_files at 19, num_dirs at 22, file_chunk_size at
+ * 23, the latencies at 36 and 42. A 47-field 1.96 layout appears in no
+ * bonnie++ source; it stays readable for lines already written that way.
  */
 #include <math.h>
 #include <stdio.h>
@@ -38,6 +47,7 @@ typedef struct layout {
 } layout;
 
 static const layout layouts[] = {
+    { "1.96", 48, 6, -1, 7, 19, 24, 36, 42 },
     { "1.96", 47, -1, -1, 6, 18, 23, 35, 41 },
     { "1.97", 48, 6, -1, 7, 19, 24, 36, 42 },
     { "1.98", 50, 6, 7, 9, 21, 26, 38, 44 },
@@ -150,9 +160,12 @@ static sb_status set_info(sb_target_res *tr, const char *key, const char *v, sb_
 
 static sb_status parse_line(line_ctx *c, sb_run **run, size_t n_lines, sb_error *err)
 {
+    /* The layout of this format with this many fields, else the format's
+     * first (its field count goes into the message). */
     const layout *l = NULL;
     for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
-        if (strcmp(c->f[0], layouts[i].format) == 0)
+        if (strcmp(c->f[0], layouts[i].format) == 0 &&
+            (!l || (l->n_fields != c->n && layouts[i].n_fields == c->n)))
             l = &layouts[i];
     if (!l)
         return sb_import_fail(err, c->src, c->line,

@@ -138,6 +138,23 @@ sb_run "$T/help" results import --help
 clean help
 grep -q '^usage: storbench results import ' "$T/help.stdout" || bad "import --help: no usage"
 
+# The real zcav's multi-pass log (zcav -c 2: "# Read" lines first, then
+# "#loops: 2"), when bonnie++'s zcav is installed.
+if command -v zcav >/dev/null 2>&1; then
+    head -c $((8 << 20)) /dev/zero >"$T/zimg"
+    zcav -c 2 -b 2 -f "$T/zimg" >"$T/zcav2.log" 2>/dev/null || bad "zcav -c 2 failed"
+    sb_run "$T/zc2" results import --db "$T/z.db" "$T/zcav2.log"
+    clean zc2
+    sb_run "$T/zc2j" results show 1 -f json --db "$T/z.db"
+    python3 - "$T/zc2j.stdout" <<'PY' || bad "zcav -c 2: not one test of 2 passes"
+import json, sys
+t = json.load(open(sys.argv[1]))["targets"][0]["tests"][0]
+assert t["params"]["passes"] == "2", t["params"]
+m = {x["metric"]: x for x in t["measurements"]}
+assert len(m["pass_time"]["samples"]) == 2, m["pass_time"]
+PY
+fi
+
 if [[ $failed -ne 0 ]]; then
     sb_show "$T/imp.stdout" "import"
     sb_show "$T/cmpb.stdout" "compare 6 3"

@@ -6,9 +6,12 @@
  * (--output-format=json, one randrw job; two jobs with global options),
  * bonnie++ 2.00a (a CSV line in format 1.98, with "+++++" fields) and
  * zcav 2.00a (a file read faster than it can time: every block "++++"),
- * and hand-made lines in formats 1.96 and 1.97, two 1.98 lines in one
- * file, and the zcav log of an SD card. Each is read with a fixed file
- * time and its run rendered as JSON, compared byte for byte with
+ * and hand-made lines in formats 1.96 (47 and 48 fields) and 1.97, two
+ * 1.98 lines in one file, the zcav log of an SD card, and two hand-made
+ * multi-pass zcav logs in the layouts zcav writes them (zcav -c 3's
+ * "# Read" lines, "#loops: 3" and trimmed means; three single passes
+ * appended). Each is read with a fixed file time and its run rendered as
+ * JSON, compared byte for byte with
  * tests/data/golden/import/<file>.json (SB_UPDATE_GOLDEN=1 rewrites them;
  * review with git diff).
  *
@@ -78,9 +81,10 @@ static bool updating(void)
 }
 
 static const char *const good[] = {
-    "fio-3.33-randrw.json",    "fio-3.33-two-jobs.json", "bonnie-2.00a-1.98.csv",
-    "bonnie-1.96.csv",         "bonnie-1.97.csv",        "bonnie-1.98-two-lines.csv",
-    "zcav-2.00a-too-fast.log", "zcav-sdcard.log",
+    "fio-3.33-randrw.json",     "fio-3.33-two-jobs.json", "bonnie-2.00a-1.98.csv",
+    "bonnie-1.96.csv",          "bonnie-1.97.csv",        "bonnie-1.98-two-lines.csv",
+    "zcav-2.00a-too-fast.log",  "zcav-sdcard.log",        "zcav-2.00a-3-loops.log",
+    "zcav-appended-passes.log", "bonnie-1.96-chunk.csv",
 };
 
 static void test_good_golden(void **state)
@@ -208,6 +212,16 @@ static void test_bonnie_values(void **state)
     assert_true(value(find_test(run, 0, "sequential create"), "ops", "1/s") == 25094.0);
     assert_true(value(find_test(run, 0, "random delete"), "latency", "ns") == 60e3);
     sb_run_free(run);
+
+    /* 1.96 as bonnie++ 1.9x writes it: 48 fields, the chunk size field
+     * (empty at the default) after the file size; the same values. */
+    assert_int_equal(import("good/bonnie-1.96-chunk.csv", &run, &err), SB_OK);
+    assert_true(value(find_test(run, 0, "seeks"), "ops", "1/s") == 152.9);
+    assert_true(value(find_test(run, 0, "putc"), "throughput", "B/s") == 104 * 1024.0);
+    assert_true(value(find_test(run, 0, "sequential create"), "ops", "1/s") == 25094.0);
+    assert_true(value(find_test(run, 0, "random delete"), "latency", "ns") == 60e3);
+    assert_null(sb_kvs_get(&run->targets[0].info, "chunk_size"));
+    sb_run_free(run);
 }
 
 /* zcav: blocks as samples; a log of too-fast blocks has no rate. */
@@ -233,6 +247,37 @@ static void test_zcav_values(void **state)
     t = find_test(run, 0, "read");
     assert_null(sb_test_measurement(t, "throughput"));
     assert_string_equal(sb_kvs_get(&t->params, "too_fast_blocks"), "16");
+    sb_run_free(run);
+    /* zcav -c 3: the blocks are already trimmed means; the passes are the
+     * "# Read" lines. */
+    assert_int_equal(import("good/zcav-2.00a-3-loops.log", &run, &err), SB_OK);
+    t = find_test(run, 0, "read");
+    assert_string_equal(sb_kvs_get(&t->params, "passes"), "3");
+    tp = sb_test_measurement(t, "throughput");
+    assert_int_equal(tp->n_samples, 8);
+    assert_true(tp->samples[5] == 37.17 * 1048576.0);
+    const sb_measurement *pt = sb_test_measurement(t, "pass_time");
+    assert_int_equal(pt->n_samples, 3);
+    assert_true(pt->samples[1] == 47);
+    assert_true(sb_test_measurement(t, "pass_bytes")->samples[2] == 2048 * 1048576.0);
+    sb_run_free(run);
+
+    /* Three single passes one after the other (the last without a header,
+     * its last block too fast): one test, each block's time the trimmed
+     * mean of its passes' (zcav's rule: the middle one of three). */
+    assert_int_equal(import("good/zcav-appended-passes.log", &run, &err), SB_OK);
+    assert_string_equal(run->targets[0].path, "/dev/sda");
+    t = find_test(run, 0, "read");
+    assert_string_equal(sb_kvs_get(&t->params, "passes"), "3");
+    assert_string_equal(sb_kvs_get(&t->params, "too_fast_blocks"), "1");
+    const sb_measurement *bt = sb_test_measurement(t, "block_time");
+    off = sb_test_measurement(t, "block_offset");
+    assert_int_equal(bt->n_samples, 4);
+    assert_true(bt->samples[0] == 5.818);
+    assert_true(bt->samples[2] == 6.244);
+    assert_true(bt->samples[3] == 5.953); /* two passes: their mean */
+    assert_true(off->samples[3] == 0.75 * 1073741824.0);
+    assert_int_equal(sb_test_measurement(t, "pass_time")->n_samples, 3);
     sb_run_free(run);
 }
 
@@ -287,6 +332,9 @@ static void test_inline(void **state)
         { "#block offset (GiB), MiB/s, time\n", "x:1: a zcav log without a single block" },
         { "#block offset (GiB), MiB/s, time\n0.50 40.00 1.000\n0.25 40.00 1.000\n",
           "x:3: offset 0.25 GiB after 0.50 GiB" },
+        { "#block offset (GiB), MiB/s, time\n0.00 40.00 1.000\n0.50 40.00 1.000\n"
+          "0.00 40.00 1.000\n0.25 40.00 1.000\n0.10 40.00 1.000\n",
+          "x:6: offset 0.10 GiB after 0.25 GiB: offsets must grow within a pass" },
     };
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         sb_run *run = NULL;

@@ -1,0 +1,101 @@
+/*
+ * report_svg.h (library-internal): the chart module of the HTML report,
+ * charts drawn as inline SVG (report_svg.c).
+ *
+ * Two kinds of chart, both with a title, axes with their units and "nice"
+ * ticks, a legend and one colour per series from a fixed palette that
+ * people with the common colour-vision deficiencies tell apart (Okabe and
+ * Ito's eight colours, yellow left out: it vanishes on white):
+ *
+ *   lines  y against x, one polyline per series with a dot per point; x
+ *          linear (zcav: GiB) or log 2 (sweep: block sizes, labelled 8B ..
+ *          1M); y linear from 0.
+ *   bars   grouped bars: one group per category (a test), one bar per
+ *          series (a run or a target) inside it; y linear from 0.
+ *
+ * Every point and bar carries a <title> with its exact value, which a
+ * browser shows on hover (or a long press on a phone). The SVG has a
+ * viewBox and no fixed size, so it scales to the page. Strings are escaped
+ * for XML here; callers pass raw text. Drawing is deterministic: the same
+ * data give the same bytes.
+ */
+#ifndef SB_REPORT_SVG_H
+#define SB_REPORT_SVG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "storbench/sink.h"
+
+/* The palette, in the order series take it; series past the last reuse it
+ * from the start. */
+enum { SB_SVG_PALETTE_SIZE = 7 };
+const char *sb_svg_colour(size_t series);
+
+typedef enum sb_svg_xscale {
+    SB_SVG_X_LINEAR,
+    SB_SVG_X_LOG2_BYTES, /* x in bytes; ticks at powers of two */
+} sb_svg_xscale;
+
+typedef struct sb_svg_chart {
+    const char *title;
+    const char *x_label; /* "block size", "offset" */
+    const char *x_unit;  /* "GiB", or NULL (log 2 bytes carry their own) */
+    const char *y_label; /* "throughput" */
+    const char *y_unit;  /* "MiB/s" */
+    sb_svg_xscale xscale;
+    bool standalone; /* a file of its own: the XML declaration and xmlns */
+} sb_svg_chart;
+
+typedef struct sb_svg_series {
+    const char *name;
+    const double *x;      /* n values; for log 2, bytes > 0 */
+    const double *y;      /* n values; NaN leaves a gap */
+    const double *spread; /* n values (± in the hover title) or NULL */
+    size_t n;
+    size_t colour; /* index into the palette (sb_svg_colour) */
+} sb_svg_series;
+
+/* Draws a line chart of series[0..n) to sink. */
+void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *series, size_t n);
+
+typedef struct sb_svg_bars {
+    const char *const *groups; /* n_groups category names */
+    size_t n_groups;
+    const char *const *series; /* n_series names */
+    size_t n_series;
+    const double *v;       /* n_groups * n_series values, group-major; NaN: none */
+    const size_t *colours; /* n_series palette indexes, or NULL: 0, 1, 2, ... */
+} sb_svg_bars;
+
+/* Draws grouped bars to sink (c->xscale and c->x_unit are not used). */
+void sb_svg_bars_draw(sb_sink *sink, const sb_svg_chart *c, const sb_svg_bars *b);
+
+/* ---- the parts, for the renderers and the unit tests -------------------- */
+
+/* Nice linear ticks covering [lo, hi] with about target intervals: a step
+ * of 1, 2 or 5 times a power of ten, *out_lo and *out_hi rounded out to
+ * multiples of it. lo == hi (a flat line) widens the range; hi < lo is
+ * swapped. Returns the number of ticks, out_lo .. out_hi inclusive. */
+size_t sb_svg_nice_ticks(double lo, double hi, size_t target, double *out_lo, double *out_hi,
+                         double *step);
+
+/* The powers of two from the largest at or below lo to the smallest at or
+ * above hi (both > 0), as exponents in *e_lo, *e_hi. */
+void sb_svg_log2_range(double lo, double hi, int *e_lo, int *e_hi);
+
+/* A tick label for a number on an axis with this step: no more decimals
+ * than the step needs ("0", "2.5", "0.25"). Returns buf. */
+char *sb_svg_tick_label(double v, double step, char *buf, size_t len);
+
+/* A tick label for 2^e bytes: "8B", "512B", "1K", "64K", "1M", "2G".
+ * Returns buf. */
+char *sb_svg_bytes_label(int e, char *buf, size_t len);
+
+/* Writes s escaped for XML and HTML text and attribute values: & < > " '
+ * as entities, bytes that are not UTF-8 and control characters other than
+ * tab and newline as U+FFFD (XML does not allow them). NULL writes
+ * nothing. */
+void sb_svg_escape(sb_sink *sink, const char *s);
+
+#endif

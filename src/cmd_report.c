@@ -1,0 +1,282 @@
+/*
+ * cmd_report.c: `storbench report [ID...] [--filter KEY=VALUE] -o FILE`,
+ * archived runs as one self-contained HTML page with charts, or one chart
+ * as SVG (see include/storbench/html.h).
+ *
+ * The runs are chosen as `results compare` chooses them (ids, or the
+ * filters), except that with neither the latest run is reported. The page
+ * is rendered in memory first; the output file is written only then,
+ * through a temporary file renamed over it, so a failure never leaves a
+ * half-written or empty report behind.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/clock.h"
+#include "storbench/html.h"
+#include "storbench/store.h"
+
+enum {
+    O_OUTPUT,
+    O_FORMAT,
+    O_CHART,
+    O_SI,
+    O_FILTER,
+    O_HOST,
+    O_SINCE,
+    O_DB,
+};
+
+static const cli_option report_opts[] = {
+    [O_OUTPUT] = { "output", 'o', "FILE", "write the report to FILE (default: standard output)" },
+    [O_FORMAT] = { "format", 'f', "FMT", "html (default): the whole page; svg: one chart" },
+    [O_CHART] = { "chart", 0, "N", "with --format svg: the N-th chart of the page (default 1)" },
+    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
+    [O_FILTER] = { "filter", 0, "KEY=VALUE", "only runs with this label (repeatable: all match)" },
+    [O_HOST] = { "host", 0, "HOST", "only runs made on this host (its hostname)" },
+    [O_SINCE] = { "since", 0, "DATE", "only runs started at or after YYYY-MM-DD[THH:MM] (UTC)" },
+    [O_DB] = { "db", 0, "PATH",
+               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
+    { 0 },
+};
+
+static const char report_usage[] =
+    "usage: storbench report [OPTIONS] [ID...]\n"
+    "\n"
+    "Archived runs as one self-contained HTML page (no network, no scripts, readable\n"
+    "on a phone): the runs, hosts and devices, then per kind of test a chart and its\n"
+    "table (sweep: MiB/s against block size; zcav: MiB/s against offset; bonnie: the\n"
+    "bon_csv2html table and bars; fio and jobs: bars of throughput, IOPS and p99\n"
+    "latency), one colour per target or run. Without IDs or filters: the latest\n"
+    "run. With several runs, one line or bar per target of each run, and the\n"
+    "tables give differences in % against the first. --format svg writes one chart\n"
+    "(--chart N) as an SVG file. The page's date comes from $SOURCE_DATE_EPOCH when\n"
+    "it is set, so that the same archive gives the same bytes.\n";
+
+typedef struct report_args {
+    const char *output;
+    const char *db;
+    sb_html_format format;
+    sb_html_opts html;
+    sb_kvs labels;
+    sb_store_filter filter;
+    bool chart_given;
+} report_args;
+
+static bool report_option(int idx, const char *arg, void *ctx)
+{
+    report_args *a = ctx;
+    sb_error err;
+    switch (idx) {
+    case O_OUTPUT:
+        if (!*arg) {
+            cli_error("--output: the file name is empty");
+            return false;
+        }
+        a->output = arg;
+        return true;
+    case O_FORMAT:
+        if (sb_html_parse_format(arg, &a->format, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            return false;
+        }
+        return true;
+    case O_CHART: {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(arg, &end, 10);
+        if (!*arg || *end || errno || v == 0 || v > 100000 || arg[0] == '-') {
+            cli_error("--chart: '%s' is not a chart number (1, 2, ...)", arg);
+            return false;
+        }
+        a->html.chart = (size_t)v;
+        a->chart_given = true;
+        return true;
+    }
+    case O_SI: a->html.si = true; return true;
+    case O_FILTER:
+        if (!cli_parse_label(arg, "--filter", &a->labels))
+            return false;
+        a->filter.labels = &a->labels;
+        return true;
+    case O_HOST: a->filter.host = arg; return true;
+    case O_SINCE:
+        if (!cli_parse_since(arg, &a->filter.since_unix)) {
+            cli_error("--since: '%s' is not YYYY-MM-DD or YYYY-MM-DDTHH:MM (UTC)", arg);
+            return false;
+        }
+        a->filter.has_since = true;
+        return true;
+    case O_DB: a->db = arg; return true;
+    default: return true;
+    }
+}
+
+/* The page's date: $SOURCE_DATE_EPOCH (the reproducible-builds convention)
+ * when set, else now. */
+static int64_t generated_time(void)
+{
+    const char *e = getenv("SOURCE_DATE_EPOCH");
+    if (e && *e && strspn(e, "0123456789") == strlen(e) && strlen(e) < 19)
+        return strtoll(e, NULL, 10);
+    return sb_clock_unix_s();
+}
+
+/* With no ids and no filter: the latest run, alone. */
+static int latest_run(sb_store *store, int64_t **ids, size_t *n)
+{
+    sb_store_list l;
+    sb_error err;
+    int rc = CLI_EXIT_OK;
+    *ids = NULL;
+    *n = 0;
+    if (sb_store_list_runs(store, NULL, &l, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        rc = CLI_EXIT_FAIL;
+    } else if (l.n == 0) {
+        cli_error("report: the archive holds no run yet");
+        rc = CLI_EXIT_FAIL;
+    } else if (!(*ids = malloc(sizeof **ids))) {
+        cli_error("out of memory");
+        rc = CLI_EXIT_FAIL;
+    } else {
+        (*ids)[0] = l.v[l.n - 1].id;
+        *n = 1;
+    }
+    sb_store_list_free(&l);
+    return rc;
+}
+
+/* Writes buf to path through a temporary file in the same directory,
+ * renamed over it: the file is either the whole report or untouched. */
+static int write_file(const char *path, const sb_buf *buf)
+{
+    char tmp[PATH_MAX];
+    if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
+        cli_error("cannot write '%s': the name is too long", path);
+        return CLI_EXIT_FAIL;
+    }
+    int fd = mkstemp(tmp);
+    if (fd < 0) {
+        cli_error("cannot write '%s': %s", path, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    size_t done = 0;
+    int e = 0;
+    while (done < buf->len) {
+        ssize_t w = write(fd, buf->data + done, buf->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            e = w < 0 ? errno : EIO;
+            break;
+        }
+        done += (size_t)w;
+    }
+    /* mkstemp makes the file 0600; a report is for reading, as any file
+     * the user's umask allows. */
+    mode_t um = umask(0);
+    umask(um);
+    if (!e && fchmod(fd, 0666 & ~um) != 0)
+        e = errno;
+    if (close(fd) != 0 && !e)
+        e = errno;
+    if (!e && rename(tmp, path) != 0)
+        e = errno;
+    if (e) {
+        unlink(tmp);
+        cli_error("cannot write '%s': %s", path, strerror(e));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int render(sb_store *store, const report_args *a, const int64_t *ids, size_t n)
+{
+    sb_compare_run *runs = calloc(n ? n : 1, sizeof *runs);
+    sb_error err;
+    int rc = CLI_EXIT_OK;
+    size_t loaded = 0;
+    if (!runs) {
+        cli_error("out of memory");
+        return CLI_EXIT_FAIL;
+    }
+    for (; loaded < n; loaded++) {
+        sb_run *run;
+        if (sb_store_load(store, ids[loaded], &run, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+            break;
+        }
+        runs[loaded] = (sb_compare_run){ ids[loaded], run };
+    }
+    if (rc == CLI_EXIT_OK) {
+        sb_buf buf = { 0 };
+        sb_sink sink;
+        sb_sink_init_buf(&sink, &buf);
+        sb_html_opts o = a->html;
+        o.generated_unix = generated_time();
+        sb_status st = sb_html_render(runs, n, a->format, &o, &sink, &err);
+        if (st != SB_OK) {
+            cli_error("report: %s", err.msg);
+            rc = st == SB_E_INVALID ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+        } else if (a->output) {
+            rc = write_file(a->output, &buf);
+        } else {
+            bool ok = fwrite(buf.data ? buf.data : "", 1, buf.len, stdout) == buf.len;
+            if (fflush(stdout) != 0 || !ok) {
+                cli_error("writing the report failed: %s", strerror(errno));
+                rc = CLI_EXIT_FAIL;
+            }
+        }
+        sb_buf_free(&buf);
+    }
+    for (size_t i = 0; i < loaded; i++)
+        sb_run_free((sb_run *)runs[i].run);
+    free(runs);
+    return rc;
+}
+
+int cmd_report(const char *cmdline, int argc, char **argv)
+{
+    (void)cmdline;
+    report_args a = { .format = SB_HTML_PAGE };
+    int first;
+    int rc = cli_parse(argc, argv, report_opts, report_usage, report_option, &a, &first);
+    bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
+    if (rc == CLI_EXIT_OK && first < argc && filters) {
+        cli_error("report: give run IDs or filters, not both");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && a.chart_given && a.format != SB_HTML_SVG) {
+        cli_error("report: --chart picks a chart for --format svg");
+        rc = CLI_EXIT_USAGE;
+    }
+    for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
+        int64_t id;
+        if (!cli_parse_run_id(argv[i], &id))
+            rc = CLI_EXIT_USAGE;
+    }
+    sb_store *store = rc == CLI_EXIT_OK ? cli_open_archive(a.db, &rc) : NULL;
+    if (store) {
+        int64_t *ids = NULL;
+        size_t n = 0;
+        if (first >= argc && !filters)
+            rc = latest_run(store, &ids, &n);
+        else
+            rc = cli_select_runs(store, &a.filter, "report", argv, first, argc, &ids, &n);
+        if (rc == CLI_EXIT_OK)
+            rc = render(store, &a, ids, n);
+        free(ids);
+        sb_store_close(store);
+    }
+    cli_save_free(&(cli_save){ .labels = a.labels });
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}

@@ -1,0 +1,153 @@
+#!/usr/bin/env bash
+#
+# report_browser.sh: the report in a real browser. An archive with a real
+# (tiny) sweep and a zcav scan of files in /tmp, imported fio JSON and
+# bonnie++ CSV; `storbench report` of all of them is opened in headless
+# Chromium (Debian's chromium package), which must
+#
+#   - take a screenshot that is not blank: many colours, among them the
+#     palette's first two (the first target's lines and bars);
+#   - hold the charts in its DOM (--dump-dom): an <svg> per chart, lines,
+#     dots and bars;
+#   - log no console message at all (the page has no script; a control
+#     page with an error proves the console is really watched).
+#
+# Skips (77) without chromium. Every browser call is bounded by timeout(1)
+# and runs with a private profile in the test's directory.
+set -u
+. "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
+sb_require_python
+
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+[[ -n $CHROMIUM ]] || sb_skip "chromium is not installed (scripts/install-deps test installs it)"
+command -v timeout >/dev/null 2>&1 || sb_skip "timeout(1) is not installed"
+
+sb_tmpdir T
+DB=$T/results.db
+D=$SB_SOURCE_ROOT/tests/data/import/good
+export SOURCE_DATE_EPOCH=1796212800
+
+# browser LOG ARGS...: headless Chromium with a private profile, its
+# stderr (logging included) to LOG; stdout is the caller's.
+browser() {
+    local log=$1
+    shift
+    local sandbox=()
+    # Chromium refuses to run as root with its sandbox on.
+    [[ $(id -u) -eq 0 ]] && sandbox=(--no-sandbox)
+    HOME=$T/home timeout 60 "$CHROMIUM" --headless "${sandbox[@]}" --disable-gpu \
+        --no-first-run --no-default-browser-check --disable-extensions --hide-scrollbars \
+        --user-data-dir="$T/profile" --enable-logging=stderr --v=0 "$@" 2>"$log"
+}
+mkdir -p "$T/home"
+
+# The control: a page with a console error must show in the log.
+cat >"$T/control.html" <<'EOF'
+<!DOCTYPE html><html><body><p>control</p>
+<script>console.error("sb-control-error"); no_such_function();</script></body></html>
+EOF
+browser "$T/control.log" --dump-dom "file://$T/control.html" >"$T/control.dom" ||
+    sb_fail "chromium failed on the control page (exit $?): $(tail -5 "$T/control.log")"
+grep -q 'CONSOLE.*sb-control-error' "$T/control.log" ||
+    sb_fail "the browser's console messages do not reach its log: $(tail -5 "$T/control.log")"
+
+mkdir -p "$T/work"
+sb_run "$T/sw" sweep --min-time 0.1s --max-time 0.2s --file-size 4m --bs 8,512,4k,64k,1m -q \
+    --db "$DB" "$T/work"
+[[ $SB_RC -eq 0 ]] || sb_fail "sweep failed: $(cat "$T/sw.stderr")"
+head -c $((16 << 20)) /dev/urandom >"$T/zfile"
+sb_run "$T/zc" zcav -b 1 -q --db "$DB" "$T/zfile"
+[[ $SB_RC -eq 0 ]] || sb_fail "zcav failed: $(cat "$T/zc.stderr")"
+sb_run "$T/imp" results import --db "$DB" "$D/fio-3.33-two-jobs.json" \
+    "$D/bonnie-1.98-two-lines.csv"
+[[ $SB_RC -eq 0 ]] || sb_fail "import failed: $(cat "$T/imp.stderr")"
+# zcav first: its line takes the first colour, the sweep's the second, both
+# near the top of the page.
+sb_run "$T/rep" report 2 1 3 4 --db "$DB" -o "$T/report.html"
+[[ $SB_RC -eq 0 ]] || sb_fail "report failed: $(cat "$T/rep.stderr")"
+
+browser "$T/shot.log" --window-size=900,3000 --screenshot="$T/shot.png" \
+    "file://$T/report.html" >/dev/null ||
+    sb_fail "chromium failed to take the screenshot (exit $?): $(tail -5 "$T/shot.log")"
+browser "$T/dom.log" --dump-dom "file://$T/report.html" >"$T/report.dom" ||
+    sb_fail "chromium failed to dump the DOM (exit $?): $(tail -5 "$T/dom.log")"
+
+failed=0
+bad() {
+    echo "not ok - $*"
+    failed=$((failed + 1))
+}
+
+for log in shot dom; do
+    if grep -q 'CONSOLE' "$T/$log.log"; then
+        bad "console messages while showing the report: $(grep CONSOLE "$T/$log.log" | head -5)"
+    fi
+done
+
+# The DOM as the browser built it: the charts are there.
+python3 - "$T/report.dom" <<'PY' || bad "the charts are not in the browser's DOM"
+import sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+counts = {t: dom.count("<" + t) for t in ("svg", "polyline", "circle", "rect", "table")}
+print("DOM:", counts)
+# sweep write + read, zcav, fio throughput + IOPS + p99, bonnie x 2
+assert counts["svg"] == 8, counts
+assert counts["polyline"] >= 3 and counts["circle"] >= 10 + 16, counts
+assert counts["rect"] >= 8 + 20, counts
+assert counts["table"] >= 7, counts
+PY
+
+# The screenshot: a PNG, not blank, with the palette's colours in it.
+python3 - "$T/shot.png" <<'PY' || bad "the screenshot is blank or not a PNG"
+import struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+pos, idat, ihdr = 8, b"", None
+while pos < len(data):
+    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b"IHDR":
+        ihdr = struct.unpack(">IIBBBBB", body)
+    elif kind == b"IDAT":
+        idat += body
+    pos += 12 + n
+w, h, depth, ctype, _, _, interlace = ihdr
+assert depth == 8 and ctype in (2, 6) and interlace == 0, ihdr
+bpp = 3 if ctype == 2 else 4
+raw = zlib.decompress(idat)
+stride = w * bpp
+prev = bytearray(stride)
+colours = set()
+for y in range(h):
+    f = raw[y * (stride + 1)]
+    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b = prev[i]
+        c = prev[i - bpp] if i >= bpp else 0
+        if f == 1:
+            line[i] = (line[i] + a) & 255
+        elif f == 2:
+            line[i] = (line[i] + b) & 255
+        elif f == 3:
+            line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+            line[i] = (line[i] + pr) & 255
+    if y % 2 == 0:
+        for x in range(0, stride, bpp * 2):
+            colours.add(bytes(line[x:x + 3]))
+    prev = line
+print("screenshot: %dx%d, %d colours" % (w, h, len(colours)))
+assert len(colours) >= 16, "nearly blank: %d colours" % len(colours)
+for name, rgb in (("blue", b"\x00\x72\xb2"), ("orange", b"\xe6\x9f\x00")):
+    assert rgb in colours, "no %s (the palette) in the screenshot" % name
+PY
+
+if [[ $failed -gt 0 ]]; then
+    sb_show "$T/shot.log" "chromium's log"
+    sb_fail "$failed check(s) failed"
+fi
+echo "ok - the report in headless chromium"

@@ -1,0 +1,567 @@
+/*
+ * test_report_svg.c: unit tests of the report's chart module
+ * (lib/report/report_svg.c) and of the HTML report (report_html.c).
+ *
+ * Ticks, scales, labels and escaping are table-driven. Golden: seed 000's
+ * four sweeps (ext2, ext3, ext4, vfat on the Banana Pi, MiB/s from the
+ * seed's tables) render to tests/data/golden/report_seed000.html and their
+ * write chart to report_seed000_write.svg; seed 004's fio job on three
+ * hosts to report_seed004.html; a zcav scan and a bonnie++ line, with
+ * hostile strings in the labels, to report_mixed.html. Times are fixed.
+ *
+ *     SB_UPDATE_GOLDEN=1 meson test -C build report_svg
+ *
+ * rewrites the golden files (review with git diff tests/data/golden).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_svg.h"
+#include "storbench/html.h"
+#include "storbench/result.h"
+#include "storbench/sink.h"
+#include "storbench/units.h"
+
+#ifndef SB_TEST_DATA
+#error "SB_TEST_DATA must name the tests/data directory"
+#endif
+
+#define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))
+#define MIB 1048576.0
+#define STARTED_UNIX INT64_C(1415779200) /* 2014-11-12 08:00 UTC */
+#define GENERATED_UNIX INT64_C(1796212800)
+
+static void ok(sb_status st, const sb_error *err)
+{
+    if (st != SB_OK)
+        fail_msg("status %d: %s", (int)st, err->msg);
+}
+
+static size_t count(const char *hay, const char *needle)
+{
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* ---- ticks and labels --------------------------------------------------------- */
+
+static void test_nice_ticks(void **state)
+{
+    (void)state;
+    static const struct {
+        double lo, hi;
+        size_t target;
+        double want_lo, want_hi, want_step;
+        size_t want_n;
+    } cases[] = {
+        { 0, 437, 5, 0, 500, 100, 6 },
+        { 0, 1, 5, 0, 1, 0.2, 6 },
+        { 0, 9.5, 5, 0, 10, 2, 6 },
+        { 0, 0, 5, 0, 1, 0.2, 6 },
+        { 0, 100, 5, 0, 100, 20, 6 },
+        { 0, 0.0123, 5, 0, 0.015, 0.005, 4 },
+        { -5, 5, 5, -6, 6, 2, 7 },
+        { 437, 0, 5, 0, 500, 100, 6 },
+        { 0, 7.75, 8, 0, 8, 1, 9 },
+        { 3, 3, 4, 1, 5, 1, 5 },
+        { 0, 123456, 5, 0, 150000, 50000, 4 },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        double lo, hi, step;
+        size_t n = sb_svg_nice_ticks(cases[i].lo, cases[i].hi, cases[i].target, &lo, &hi, &step);
+        if (fabs(lo - cases[i].want_lo) > 1e-12 || fabs(hi - cases[i].want_hi) > 1e-12 ||
+            fabs(step - cases[i].want_step) > 1e-12 || n != cases[i].want_n)
+            fail_msg("case %zu (%g..%g): got %g..%g step %g, %zu ticks", i, cases[i].lo,
+                     cases[i].hi, lo, hi, step, n);
+    }
+    /* Not a number: a sane default instead of a loop. */
+    double lo, hi, step;
+    assert_int_equal(sb_svg_nice_ticks(NAN, INFINITY, 5, &lo, &hi, &step), 6);
+    assert_int_equal(sb_svg_nice_ticks(-1e308, 1e308, 5, &lo, &hi, &step), 6);
+    assert_true(lo == 0 && hi == 1);
+}
+
+static void test_log2_range(void **state)
+{
+    (void)state;
+    static const struct {
+        double lo, hi;
+        int e_lo, e_hi;
+    } cases[] = {
+        { 8, 1048576, 3, 20 }, { 4096, 4096, 12, 13 }, { 5, 100, 2, 7 },
+        { 1, 1, 0, 1 },        { 1048576, 8, 3, 20 },  { 0, 16, 0, 4 },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        int lo, hi;
+        sb_svg_log2_range(cases[i].lo, cases[i].hi, &lo, &hi);
+        if (lo != cases[i].e_lo || hi != cases[i].e_hi)
+            fail_msg("case %zu: got 2^%d .. 2^%d", i, lo, hi);
+    }
+}
+
+static void test_labels(void **state)
+{
+    (void)state;
+    char buf[32];
+    static const struct {
+        double v, step;
+        const char *want;
+    } nums[] = {
+        { 0, 100, "0" },     { 400, 100, "400" }, { 0.25, 0.05, "0.25" }, { 2.5, 0.5, "2.5" },
+        { 0.6, 0.2, "0.6" }, { -0.0, 1, "0" },    { 1e-17, 0.1, "0.0" },  { 0.014, 0.002, "0.014" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(nums); i++)
+        assert_string_equal(sb_svg_tick_label(nums[i].v, nums[i].step, buf, sizeof buf),
+                            nums[i].want);
+    static const struct {
+        int e;
+        const char *want;
+    } bytes[] = {
+        { 0, "1B" },   { 3, "8B" },  { 9, "512B" }, { 10, "1K" },
+        { 16, "64K" }, { 20, "1M" }, { 31, "2G" },  { 40, "1T" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(bytes); i++)
+        assert_string_equal(sb_svg_bytes_label(bytes[i].e, buf, sizeof buf), bytes[i].want);
+    assert_string_equal(sb_svg_colour(0), "#0072B2");
+    assert_string_equal(sb_svg_colour(SB_SVG_PALETTE_SIZE), sb_svg_colour(0));
+}
+
+static void test_escape(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        { "plain /mnt/ext4", "plain /mnt/ext4" },
+        { "<a&b>\"'", "&lt;a&amp;b&gt;&quot;&#39;" },
+        { "<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;" },
+        { "\xC2\xB5s caf\xC3\xA9", "\xC2\xB5s caf\xC3\xA9" }, /* valid UTF-8 stays */
+        { "a\xFF"
+          "b",
+          "a\xEF\xBF\xBD"
+          "b" },                                                    /* not UTF-8 */
+        { "\xC0\xAF", "\xEF\xBF\xBD\xEF\xBF\xBD" },                 /* overlong '/' */
+        { "\xED\xA0\x80", "\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD" }, /* a surrogate */
+        { "x\x01y\tz", "x\xEF\xBF\xBDy\tz" },                       /* control character */
+        { "\xE2\x82", "\xEF\xBF\xBD\xEF\xBF\xBD" },                 /* cut short */
+        { "", "" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        sb_buf b = { 0 };
+        sb_sink s;
+        sb_sink_init_buf(&s, &b);
+        sb_svg_escape(&s, cases[i].in);
+        assert_string_equal(b.data ? b.data : "", cases[i].want);
+        sb_buf_free(&b);
+    }
+}
+
+/* ---- charts on their own ---------------------------------------------------------- */
+
+static void test_lines(void **state)
+{
+    (void)state;
+    const double x[4] = { 8, 64, 4096, 1048576 };
+    const double y[4] = { 1.5, NAN, 40.25, 43 };
+    sb_svg_series s[2] = { { "a <ext4>", x, y, NULL, 4, 0 }, { "b", x, y, NULL, 2, 1 } };
+    sb_svg_chart c = { .title = "t",
+                       .x_label = "block size",
+                       .y_label = "throughput",
+                       .y_unit = "MiB/s",
+                       .xscale = SB_SVG_X_LOG2_BYTES,
+                       .standalone = true };
+    sb_buf b = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &b);
+    sb_svg_lines(&sink, &c, s, 2);
+    assert_int_equal(sb_sink_status(&sink, NULL), SB_OK);
+    const char *out = b.data;
+    assert_true(strncmp(out, "<?xml", 5) == 0);
+    assert_non_null(strstr(out, "xmlns=\"http://www.w3.org/2000/svg\""));
+    assert_non_null(strstr(out, "viewBox=\"0 0 640 "));
+    /* The gap splits the first line in two; the second has one point. */
+    assert_int_equal(count(out, "<polyline"), 3);
+    assert_int_equal(count(out, "<circle"), 4);
+    assert_non_null(strstr(out, "<title>a &lt;ext4&gt;: 4k: 40.25 MiB/s</title>"));
+    /* Ticks 8B .. 1M, every power of two. */
+    assert_non_null(strstr(out, ">8B</text>"));
+    assert_non_null(strstr(out, ">1M</text>"));
+    assert_int_equal(count(out, "B</text>") + count(out, "K</text>") + count(out, "M</text>"), 18);
+    assert_non_null(strstr(out, "throughput (MiB/s)"));
+    assert_non_null(strstr(out, "stroke=\"#E69F00\""));
+    sb_buf_free(&b);
+}
+
+static void test_bars(void **state)
+{
+    (void)state;
+    const char *groups[3] = { "read", "write", "a very long test name that is cut" };
+    const char *series[2] = { "host a", "host b" };
+    const double v[6] = { 10, 20, 5, NAN, 1, 2 };
+    sb_svg_bars bars = { groups, 3, series, 2, v, NULL };
+    sb_svg_chart c = { .title = "fio", .x_label = "test", .y_label = "IOPS", .y_unit = "/s" };
+    sb_buf b = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &b);
+    sb_svg_bars_draw(&sink, &c, &bars);
+    const char *out = b.data;
+    assert_null(strstr(out, "<?xml"));
+    /* Five bars and two legend swatches. */
+    assert_int_equal(count(out, "<rect x="), 7);
+    assert_non_null(strstr(out, "<title>read, host b: 20 /s</title>"));
+    assert_null(strstr(out, "write, host b"));
+    assert_non_null(strstr(out, "<title>a very long test name that is cut</title>"));
+    sb_buf_free(&b);
+}
+
+/* ---- runs for the page --------------------------------------------------------------- */
+
+static const uint64_t sizes[18] = {
+    8,    16,   32,    64,    128,   256,    512,    1024,   2048,
+    4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576
+};
+static const char *const fs_names[4] = { "ext2", "ext3", "ext4", "vfat" };
+/* Seed 000: "Banana Pi SATA disk write results (spinning rust)", MiB/s. */
+static const double write_mib[4][18] = {
+    { 1.3, 2.4, 4.6, 8.9, 15.1, 23.7, 36.4, 42.3, 42.9, 43.0, 43.2, 43.0, 43.3, 42.5, 42.0, 41.8,
+      41.2, 42.0 },
+    { 0.6, 1.1, 2.1, 4.0, 7.6, 13.0, 21.3, 30.9, 36.2, 40.3, 41.0, 40.6, 37.5, 39.9, 39.9, 39.1,
+      38.9, 39.6 },
+    { 0.6, 1.1, 2.1, 4.1, 7.9, 12.5, 23.2, 36.0, 43.8, 44.5, 44.2, 44.0, 44.0, 43.4, 42.3, 43.3,
+      43.0, 43.5 },
+    { 1.1, 2.1, 3.9, 7.3, 11.9, 16.7, 23.0, 26.4, 28.7, 29.7, 30.6, 31.0, 30.2, 30.4, 30.1, 29.8,
+      30.6, 30.0 },
+};
+static const double read_mib[4][18] = {
+    { 2.1, 4.0, 8.7, 17.0, 31.3, 54.8, 84.6, 108.7, 107.7, 109.7, 109.7, 109.8, 108.8, 109.2, 109.3,
+      108.7, 108.9, 109.1 },
+    { 2.1, 4.1, 8.6, 16.9, 31.2, 54.2, 100.4, 100.4, 99.6, 100.4, 100.8, 100.4, 98.0, 100.4, 100.7,
+      100.5, 99.6, 99.2 },
+    { 2.0, 4.1, 8.5, 17.0, 31.5, 55.1, 83.9, 86.5, 87.2, 86.3, 87.7, 86.6, 87.6, 86.0, 85.7, 86.8,
+      88.1, 86.7 },
+    { 2.0, 4.0, 8.6, 16.9, 30.5, 52.4, 72.8, 74.2, 73.8, 72.6, 73.1, 74.1, 73.5, 72.7, 73.2, 74.1,
+      73.3, 72.9 },
+};
+
+static void add_point(sb_target_res *t, const char *dir, uint64_t bs, double mib_s)
+{
+    sb_error err = { 0 };
+    char label[32], name[64];
+    snprintf(name, sizeof name, "%s %s", dir, sb_format_size(bs, label, sizeof label));
+    sb_test *test;
+    ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
+    ok(sb_kvs_set(&test->params, "direction", dir), &err);
+    ok(sb_kvs_setf(&test->params, "bs_bytes", "%llu", (unsigned long long)bs), &err);
+    ok(sb_result_add_measurement(test, "throughput", "B/s", mib_s * MIB, mib_s * MIB / 50, NULL, 0,
+                                 &err),
+       &err);
+}
+
+static sb_run *seed000_run(size_t i)
+{
+    sb_error err = { 0 };
+    char cmd[128], path[64];
+    snprintf(cmd, sizeof cmd, "storbench sweep /media/%s", fs_names[i]);
+    sb_run *run = sb_run_new(cmd, STARTED_UNIX + (int64_t)i * 3600);
+    assert_non_null(run);
+    ok(sb_kvs_set(&run->host, "hostname", "bananapi"), &err);
+    ok(sb_kvs_set(&run->host, "model", "LeMaker Banana Pi"), &err);
+    ok(sb_kvs_set(&run->labels, "drive", "hdd-2t"), &err);
+    sb_target_res *t;
+    snprintf(path, sizeof path, "/media/%s", fs_names[i]);
+    ok(sb_result_add_target(run, path, "directory", fs_names[i], &t, &err), &err);
+    ok(sb_kvs_set(&t->info, "device.model", "ST2000DM001"), &err);
+    for (size_t k = 0; k < 18; k++)
+        if (!(i == 3 && k == 0))
+            add_point(t, "write", sizes[k], write_mib[i][k]);
+    for (size_t k = 0; k < 18; k++) {
+        add_point(t, "read", sizes[k], read_mib[i][k]);
+        if (i == 1 && k == 17)
+            ok(sb_result_mark_incomplete(&t->tests[t->n_tests - 1], "interrupted", &err), &err);
+    }
+    return run;
+}
+
+typedef struct host_result {
+    const char *host;
+    const char *drive;
+    double read_bps, read_iops, write_bps, write_iops, p99_ns;
+} host_result;
+
+static const host_result seed004[] = {
+    { "raspi0wd", "pidrive", 433271, 105, 146052, 35, 70254592 },
+    { "orangepipc", "pidrive", 449221, 109, 150715, 36, 56885248 },
+    { "orangepizero", "pidrive", 484061, 118, 161656, 39, 49020928 },
+    { "orangepipc", "ssd840", 3944.0 * 1024, 986, 0, 0, 2834432 },
+};
+
+static void add_fio(sb_target_res *t, const char *dir, double bps, double iops, double p99)
+{
+    sb_error err = { 0 };
+    sb_test *test;
+    char name[32];
+    snprintf(name, sizeof name, "test %s", dir);
+    ok(sb_result_add_test(t, "fio", name, &test, &err), &err);
+    ok(sb_result_add_measurement(test, "throughput", "B/s", bps, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(test, "iops", "1/s", iops, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(test, "clat_p99", "ns", p99, 0, NULL, 0, &err), &err);
+}
+
+static sb_run *seed004_run(size_t i)
+{
+    sb_error err = { 0 };
+    const host_result *h = &seed004[i];
+    sb_run *run = sb_run_new("fio --name=test --readwrite=randrw --rwmixread=75",
+                             STARTED_UNIX + (int64_t)i * 60);
+    assert_non_null(run);
+    ok(sb_kvs_set(&run->host, "hostname", h->host), &err);
+    ok(sb_kvs_set(&run->labels, "source", "fio"), &err);
+    ok(sb_kvs_set(&run->labels, "drive", h->drive), &err);
+    sb_target_res *t;
+    ok(sb_result_add_target(run, "/mnt/temp/test", "file", "", &t, &err), &err);
+    add_fio(t, "read", h->read_bps, h->read_iops, h->p99_ns);
+    if (h->write_bps > 0)
+        add_fio(t, "write", h->write_bps, h->write_iops, h->p99_ns * 2);
+    return run;
+}
+
+/* Run 0: a zcav scan of an SD card, 32 blocks of 256 MiB, a slow zone in
+ * the middle. Run 1: a bonnie++ line with tests too fast to measure and
+ * strings that must be escaped. */
+static sb_run *mixed_run(size_t i)
+{
+    sb_error err = { 0 };
+    sb_target_res *t;
+    sb_test *test;
+    if (i == 0) {
+        sb_run *run = sb_run_new("storbench zcav /dev/mmcblk0", STARTED_UNIX);
+        assert_non_null(run);
+        ok(sb_kvs_set(&run->host, "hostname", "rpi3"), &err);
+        ok(sb_result_add_target(run, "/dev/mmcblk0", "device", "", &t, &err), &err);
+        ok(sb_result_add_test(t, "zcav", "read", &test, &err), &err);
+        ok(sb_kvs_set(&test->params, "direction", "read"), &err);
+        ok(sb_kvs_set(&test->params, "passes", "1"), &err);
+        double off[32], rate[32], tm[32];
+        for (size_t k = 0; k < 32; k++) {
+            off[k] = (double)k * 256 * MIB;
+            rate[k] = (k == 9 || k == 10 ? 37.2 : 43.5 - 0.01 * (double)k) * MIB;
+            tm[k] = 256 * MIB / rate[k];
+        }
+        ok(sb_result_add_measurement(test, "throughput", "B/s", 43 * MIB, 0, rate, 32, &err), &err);
+        ok(sb_result_add_measurement(test, "block_offset", "B", 0, 0, off, 32, &err), &err);
+        ok(sb_result_add_measurement(test, "block_time", "s", 6, 0, tm, 32, &err), &err);
+        return run;
+    }
+    sb_run *run = sb_run_new("import <b>bonnie.csv</b>", STARTED_UNIX + 7200);
+    assert_non_null(run);
+    ok(sb_kvs_set(&run->host, "hostname", "pi & <friends>"), &err);
+    ok(sb_kvs_set(&run->labels, "note", "\"quoted\" <script>alert(1)</script>"), &err);
+    ok(sb_result_add_target(run, "rpi4-ssd", "bonnie++", "", &t, &err), &err);
+    ok(sb_kvs_set(&t->info, "file_size", "1G"), &err);
+    ok(sb_kvs_set(&t->info, "num_files", "16"), &err);
+    static const struct {
+        const char *name, *metric, *unit;
+        double v, cpu, lat_ns;
+    } tests[] = {
+        { "putc", "throughput", "B/s", 455 * 1024.0, 97, 29311000 },
+        { "write", "throughput", "B/s", 298410 * 1024.0, 31, 4012000 },
+        { "rewrite", "throughput", "B/s", 121044 * 1024.0, 15, 9981000 },
+        { "getc", "throughput", "B/s", 1144 * 1024.0, 98, 11230000 },
+        { "read", "throughput", "B/s", 339801 * 1024.0, 19, 1502000 },
+        { "seeks", "ops", "1/s", NAN, NAN, NAN },
+        { "sequential create", "ops", "1/s", 25094, 51, 348000 },
+        { "random delete", "ops", "1/s", 4512, 22, 1093000 },
+    };
+    for (size_t k = 0; k < ARRAY_LEN(tests); k++) {
+        ok(sb_result_add_test(t, "bonnie++", tests[k].name, &test, &err), &err);
+        if (isnan(tests[k].v)) {
+            ok(sb_kvs_set(&test->params, "note", "too fast to measure"), &err);
+            continue;
+        }
+        ok(sb_result_add_measurement(test, tests[k].metric, tests[k].unit, tests[k].v, 0, NULL, 0,
+                                     &err),
+           &err);
+        ok(sb_result_add_measurement(test, "cpu", "%", tests[k].cpu, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "latency", "ns", tests[k].lat_ns, 0, NULL, 0, &err),
+           &err);
+    }
+    return run;
+}
+
+/* ---- rendering and golden files ------------------------------------------------------ */
+
+static bool updating(void)
+{
+    const char *u = getenv("SB_UPDATE_GOLDEN");
+    return u && strcmp(u, "1") == 0;
+}
+
+static void golden(const char *name, const sb_buf *out)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/golden/%s", SB_TEST_DATA, name);
+    if (updating()) {
+        FILE *f = fopen(path, "wb");
+        assert_non_null(f);
+        assert_int_equal(fwrite(out->data, 1, out->len, f), out->len);
+        assert_int_equal(fclose(f), 0);
+        print_message("updated %s\n", path);
+        return;
+    }
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail_msg("cannot read %s: %s (SB_UPDATE_GOLDEN=1 writes it)", path, strerror(errno));
+    sb_buf want = { 0 };
+    char chunk[4096];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+        assert_int_equal(sb_buf_append(&want, chunk, n), SB_OK);
+    fclose(f);
+    bool same = want.len == out->len && memcmp(want.data, out->data, want.len) == 0;
+    if (!same) {
+        char keep[256];
+        snprintf(keep, sizeof keep, "report-%s.actual", name);
+        FILE *k = fopen(keep, "wb");
+        if (k) {
+            fwrite(out->data, 1, out->len, k);
+            fclose(k);
+        }
+        print_error("%s differs from the rendering, written to ./%s\n", path, keep);
+    }
+    sb_buf_free(&want);
+    assert_true(same);
+}
+
+typedef sb_run *(*make_fn)(size_t i);
+
+static sb_status render(make_fn make, size_t n, sb_html_format fmt, size_t chart, sb_buf *out,
+                        sb_error *err)
+{
+    sb_compare_run runs[8];
+    assert_true(n <= ARRAY_LEN(runs));
+    for (size_t i = 0; i < n; i++)
+        runs[i] = (sb_compare_run){ (int64_t)i + 1, make(i) };
+    sb_sink sink;
+    sb_html_opts opts = { .generated_unix = GENERATED_UNIX, .chart = chart };
+    *out = (sb_buf){ 0 };
+    sb_sink_init_buf(&sink, out);
+    sb_status st = sb_html_render(runs, n, fmt, &opts, &sink, err);
+    for (size_t i = 0; i < n; i++)
+        sb_run_free((sb_run *)runs[i].run);
+    return st;
+}
+
+static void test_seed000(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(seed000_run, 4, SB_HTML_PAGE, 0, &out, &err), &err);
+    const char *p = out.data;
+    assert_true(strncmp(p, "<!DOCTYPE html>", 15) == 0);
+    assert_non_null(strstr(p, "<meta name=\"viewport\""));
+    /* Self-contained: nothing fetched, nothing run. */
+    assert_null(strstr(p, "<script"));
+    assert_null(strstr(p, "<link"));
+    assert_null(strstr(p, "src="));
+    assert_null(strstr(p, "http:"));
+    assert_null(strstr(p, "url("));
+    assert_int_equal(count(p, "<svg"), 2);
+    assert_int_equal(count(p, "class=\"series\""), 8);
+    assert_non_null(strstr(p, "Sweep: write throughput per block size"));
+    golden("report_seed000.html", &out);
+    sb_buf_free(&out);
+
+    ok(render(seed000_run, 4, SB_HTML_SVG, 1, &out, &err), &err);
+    assert_int_equal(count(out.data, "<svg"), 1);
+    assert_null(strstr(out.data, "<html"));
+    golden("report_seed000_write.svg", &out);
+    sb_buf_free(&out);
+
+    assert_int_equal(render(seed000_run, 4, SB_HTML_SVG, 3, &out, &err), SB_E_INVALID);
+    assert_non_null(strstr(err.msg, "--chart 3: the report has 2 charts"));
+    sb_buf_free(&out);
+}
+
+static void test_seed004(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(seed004_run, 4, SB_HTML_PAGE, 0, &out, &err), &err);
+    /* Throughput, IOPS and p99 bars; four hosts, the last without a
+     * write. */
+    assert_int_equal(count(out.data, "<svg"), 3);
+    assert_int_equal(count(out.data, "<title>test write, run 4"), 0);
+    assert_int_equal(count(out.data, "<title>test read, run 4 orangepipc"), 3);
+    golden("report_seed004.html", &out);
+    sb_buf_free(&out);
+}
+
+static void test_mixed(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(mixed_run, 2, SB_HTML_PAGE, 0, &out, &err), &err);
+    const char *p = out.data;
+    assert_null(strstr(p, "<script"));
+    assert_null(strstr(p, "<b>"));
+    assert_null(strstr(p, "<friends>"));
+    assert_non_null(strstr(p, "&lt;script&gt;"));
+    assert_non_null(strstr(p, "pi &amp; &lt;friends&gt;"));
+    assert_non_null(strstr(p, "<td>+++++</td><td>+++</td>"));
+    assert_non_null(strstr(p, "29311us"));
+    /* zcav: one line of 32 points; bonnie: two bar charts. */
+    assert_int_equal(count(p, "<svg"), 3);
+    assert_int_equal(count(p, "<circle"), 32);
+    golden("report_mixed.html", &out);
+    sb_buf_free(&out);
+}
+
+static sb_run *empty_run(size_t i)
+{
+    (void)i;
+    sb_run *run = sb_run_new("storbench sweep", STARTED_UNIX);
+    assert_non_null(run);
+    return run;
+}
+
+static void test_no_tests(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    assert_int_equal(render(empty_run, 1, SB_HTML_PAGE, 0, &out, &err), SB_E_INVALID);
+    assert_non_null(strstr(err.msg, "no test"));
+    sb_buf_free(&out);
+    sb_html_format f;
+    assert_int_equal(sb_html_parse_format("svg", &f, &err), SB_OK);
+    assert_int_equal(f, SB_HTML_SVG);
+    assert_int_equal(sb_html_parse_format("png", &f, &err), SB_E_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_nice_ticks), cmocka_unit_test(test_log2_range),
+        cmocka_unit_test(test_labels),     cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_lines),      cmocka_unit_test(test_bars),
+        cmocka_unit_test(test_seed000),    cmocka_unit_test(test_seed004),
+        cmocka_unit_test(test_mixed),      cmocka_unit_test(test_no_tests),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
