@@ -73,8 +73,8 @@ static sb_status open_directory(sb_target *t, sb_error *err)
 
 static sb_status open_device(sb_target *t, sb_error *err)
 {
-    SB_TRY(sb_target_check_device_write(NULL, t->path, major(t->dev), minor(t->dev), t->flags,
-                                        err));
+    SB_TRY(
+        sb_target_check_device_write(NULL, t->path, major(t->dev), minor(t->dev), t->flags, err));
     int fd = open(t->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return sb_error_set(err, errno == EACCES ? SB_E_PERM : SB_E_IO, errno, "cannot open '%s'",
