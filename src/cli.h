@@ -111,5 +111,6 @@ int cmd_run(const char *cmdline, int argc, char **argv);
 int cmd_info(const char *cmdline, int argc, char **argv);
 int cmd_results(const char *cmdline, int argc, char **argv);
 int cmd_zcav(const char *cmdline, int argc, char **argv);
+int cmd_verify(const char *cmdline, int argc, char **argv);
 
 #endif

@@ -19,6 +19,7 @@ static const command commands[] = {
     { "sweep", cmd_sweep,
       "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
     { "zcav", cmd_zcav, "read throughput against offset of a device or file, zcav's format" },
+    { "verify", cmd_verify, "write-then-read integrity and real-capacity check (fake SD cards)" },
     { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
     { "results", cmd_results,
       "the archive of saved runs: list, show, compare, export, import, delete" },
