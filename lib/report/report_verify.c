@@ -12,6 +12,7 @@
  * from storbench verify.
  */
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,10 +39,12 @@ static void phase_line(const sb_test *t, bool si, sb_sink *sink)
     double unit = si ? 1e6 : 1048576.0;
     sb_sink_printf(sink, "  %-8s %10s", t->name, sb_format_bytes(u64(t, "bytes"), b, sizeof b));
     const char *files = sb_kvs_get(&t->params, "files");
+    char in[32] = "";
     if (files && strcmp(t->name, "write") == 0)
-        sb_sink_printf(sink, "  in %s file%s", files, strcmp(files, "1") == 0 ? "" : "s");
+        snprintf(in, sizeof in, "in %s file%s", files, strcmp(files, "1") == 0 ? "" : "s");
     sb_sink_printf(
-        sink, "  %.1f %s  %s", sb_report_value(t, "throughput", 0) / unit, si ? "MB/s" : "MiB/s",
+        sink, "  %-12s %8.1f %s  %8s", in, sb_report_value(t, "throughput", 0) / unit,
+        si ? "MB/s" : "MiB/s",
         sb_format_duration((uint64_t)(sb_report_value(t, "elapsed", 0) * 1e9), d, sizeof d));
     const char *io = sb_kvs_get(&t->params, "io_path");
     if (io)
@@ -124,7 +127,7 @@ sb_status sb_report_verify(const sb_run *run, bool si, sb_sink *sink, sb_error *
             if (!w->complete)
                 sb_sink_printf(sink, "  verdict  incomplete: %s\n", w->error ? w->error : "");
             else if (!r)
-                sb_sink_printf(sink, "  kept     %s; check it later with --read-only\n",
+                sb_sink_printf(sink, "  kept     %s: check with --read-only\n",
                                strcmp(tr->kind, "device") == 0
                                    ? "the data stays on the device"
                                    : "the files and storbench-verify.manifest stay there");
