@@ -60,7 +60,9 @@
  *           sectors_missing (1), capacity_written (B), capacity_usable (B:
  *           the bytes of the ok sectors)
  * and params: run_id, io_path, files and file_bytes (directories),
- * verdict ("ok", "damaged", "fake-capacity"), first_bad_offset, note.
+ * verdict ("ok"; "fake-capacity" when at least 1/64 of the sectors read
+ * are changed, as on a device that wraps around; "damaged" for any other
+ * sector not as written; "incomplete"), first_bad_offset, note.
  */
 #ifndef STORBENCH_VERIFY_H
 #define STORBENCH_VERIFY_H

@@ -84,9 +84,10 @@ static void read_lines(const sb_test *t, sb_sink *sink)
                    "  sectors  %" PRIu64 " ok, %" PRIu64 " corrupted, %" PRIu64 " changed, %" PRIu64
                    " overwritten, %" PRIu64 " missing\n",
                    ok, cor, chg, ovw, mis);
-    sb_sink_printf(sink, "  usable   %s of %s written\n",
+    sb_sink_printf(sink, "  usable   %s of %s written (%" PRIu64 " of %" PRIu64 " bytes)\n",
                    sb_format_bytes(u64(t, "capacity_usable"), a, sizeof a),
-                   sb_format_bytes(u64(t, "capacity_written"), b, sizeof b));
+                   sb_format_bytes(u64(t, "capacity_written"), b, sizeof b),
+                   u64(t, "capacity_usable"), u64(t, "capacity_written"));
     const char *verdict = sb_kvs_get(&t->params, "verdict");
     const char *first = sb_kvs_get(&t->params, "first_bad_offset");
     if (!t->complete)

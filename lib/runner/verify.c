@@ -28,6 +28,10 @@
 #define PROBE_SPREAD 64u      /* evenly spread probe offsets */
 #define FIND_BYTES (1u << 20) /* a device's read-only phase looks here for its run */
 #define MANIFEST_VERSION 1
+/* A read phase is called fake-capacity when at least 1/FAKE_SHARE of its
+ * sectors are changed (a fake card claims at least twice its size, so on
+ * one about half are). */
+#define FAKE_SHARE 64u
 
 typedef struct counts {
     uint64_t ok, corrupted, changed, overwritten, missing;
@@ -726,10 +730,14 @@ static sb_status run_phases(vrun *v, sb_target_res *tres, sb_error *err)
     SB_TRY(sb_result_add_measurement(t, "capacity_usable", "B", (double)(k.ok * SB_VERIFY_SECTOR),
                                      0, NULL, 0, err));
     SB_TRY(common_params(v, t, err));
-    const char *verdict = st                                          ? "incomplete"
-                          : k.changed                                 ? "fake-capacity"
-                          : k.corrupted || k.overwritten || k.missing ? "damaged"
-                                                                      : "ok";
+    /* Changed sectors are what a device that wraps around returns: from
+     * the first byte past its real capacity on, every sector. A few of them
+     * among many are misdirected writes, damage but not a fake size. */
+    uint64_t all = k.ok + k.corrupted + k.changed + k.overwritten + k.missing;
+    const char *verdict = st                                           ? "incomplete"
+                          : k.changed && k.changed >= all / FAKE_SHARE ? "fake-capacity"
+                          : all != k.ok                                ? "damaged"
+                                                                       : "ok";
     if (sb_kvs_set(&t->params, "verdict", verdict) ||
         (k.first_bad != UINT64_MAX &&
          sb_kvs_setf(&t->params, "first_bad_offset", "%" PRIu64, k.first_bad)))
