@@ -278,7 +278,8 @@ _sb_write_mbr() {
 # over it (attached without --direct-io, which FUSE files refuse; the FUSE
 # file itself caches nothing). Sets VAR to the loop device, SB_FUSE_BACKING
 # to the backing file (write there to change the device's data behind its
-# back) and SB_FUSE_FILE to the served file. At cleanup the loop device is
+# back), SB_FUSE_FILE to the served file and SB_FUSE_CONTROL to its control
+# file (see sb_fuse_eio). At cleanup the loop device is
 # detached, then the FUSE file system unmounted and its program ended. The
 # program runs in its own session, so a killed test leaves it to the guardian.
 sb_fuse_create() {
@@ -301,7 +302,10 @@ sb_fuse_create() {
     _sb_mp=$(mktemp -d "$_SB_ROOT/fuse.XXXXXX") || sb_fail "sb_fuse_create: mktemp failed in $_SB_ROOT"
     _sb_journal_add P "$_sb_mp"
     _sb_journal_add P "$_sb_mp.log"
-    setsid "$SB_FAKEDISK" "$_sb_mp" -f -s -o "$_sb_opts,backing=$_sb_back" </dev/null >"$_sb_mp.log" 2>&1 &
+    _sb_journal_add P "$_sb_mp.ctl"
+    printf '%s\n' "$@" >"$_sb_mp.ctl"
+    setsid "$SB_FAKEDISK" "$_sb_mp" -f -s -o "$_sb_opts,backing=$_sb_back,control=$_sb_mp.ctl" \
+        </dev/null >"$_sb_mp.log" 2>&1 &
     _sb_pid=$!
     disown "$_sb_pid" 2>/dev/null || true
     _sb_journal_add F "$_sb_mp" "$_sb_pid"
@@ -318,7 +322,23 @@ sb_fuse_create() {
     _sb_settle
     SB_FUSE_BACKING=$_sb_back
     SB_FUSE_FILE=$_sb_mp/disk
+    SB_FUSE_CONTROL=$_sb_mp.ctl
     _sb_set "$_sb_var" "$_sb_dev"
+}
+
+# sb_fuse_eio [eio_read=A-B[:C-D...]] [eio_write=A-B[:...]]: change the EIO
+# ranges of the last sb_fuse_create device while it is in use (make a
+# filesystem first, then make the device fail); no option turns EIO off.
+# Takes effect at the device's next read or write.
+sb_fuse_eio() {
+    local _sb_o
+    [[ -n ${SB_FUSE_CONTROL:-} ]] || sb_fail "sb_fuse_eio: no sb_fuse_create device yet"
+    for _sb_o in "$@"; do
+        [[ $_sb_o =~ ^eio_(read|write)=[0-9]+-[0-9]+(:[0-9]+-[0-9]+)*$ ]] ||
+            sb_fail "sb_fuse_eio: bad option '$_sb_o' (eio_read=START-END or eio_write=START-END, in bytes)"
+    done
+    printf '%s\n' "$@" >"$SB_FUSE_CONTROL.new" && mv -f -- "$SB_FUSE_CONTROL.new" "$SB_FUSE_CONTROL" ||
+        sb_fail "sb_fuse_eio: cannot write $SB_FUSE_CONTROL"
 }
 
 # sb_throttle DEV [rbps=N] [wbps=N] [riops=N] [wiops=N]: limit reads and

@@ -5,10 +5,15 @@
  * counterfeit SD card that wraps around. It can also fail reads and writes
  * with EIO on chosen byte ranges, as a failing card does.
  *
- *   sb_fakedisk MOUNTPOINT -f -o size=BYTES,backing=FILE[,eio_read=A-B:C-D][,eio_write=A-B]
+ *   sb_fakedisk MOUNTPOINT -f -s -o size=BYTES,backing=FILE[,eio_read=A-B:C-D][,eio_write=A-B]
+ *               [,control=FILE]
  *
  * The backing file's size is its size at mount time. A read or write that
- * touches [A, B) of an eio range fails whole with EIO. Every open file is
+ * touches [A, B) of an eio range fails whole with EIO. With control=FILE,
+ * the ranges can change while mounted (a filesystem made first, then the
+ * device made to fail): FILE holds lines "eio_read=A-B:C-D" and
+ * "eio_write=A-B" and replaces the ranges whenever it changes (replace it
+ * with rename, so it is never read half written); no FILE, no ranges. Every open file is
  * direct_io, so the kernel caches nothing: each read and write of the loop
  * device above reaches this program. Run it in the foreground (-f) and
  * single-threaded (-s); it exits when unmounted (fusermount3 -u).
@@ -41,11 +46,14 @@ typedef struct options {
     char *backing;
     char *eio_read;
     char *eio_write;
+    char *control;
 } options;
 
 typedef struct fixture {
     uint64_t size, backing_size;
     int fd;
+    const char *control;
+    struct stat control_st; /* of the control file when last read */
     range rd[MAX_RANGES], wr[MAX_RANGES];
     size_t n_rd, n_wr;
 } fixture;
@@ -90,6 +98,37 @@ static bool hits(const range *r, size_t n, uint64_t off, uint64_t len)
         if (off < r[i].end && off + len > r[i].start)
             return true;
     return false;
+}
+
+/* Re-reads the control file when it has changed since the last call. */
+static void reload(void)
+{
+    if (!fx.control)
+        return;
+    struct stat st;
+    if (stat(fx.control, &st) != 0)
+        memset(&st, 0, sizeof st);
+    if (st.st_ino == fx.control_st.st_ino && st.st_size == fx.control_st.st_size &&
+        st.st_mtim.tv_sec == fx.control_st.st_mtim.tv_sec &&
+        st.st_mtim.tv_nsec == fx.control_st.st_mtim.tv_nsec)
+        return;
+    fx.control_st = st;
+    fx.n_rd = fx.n_wr = 0;
+    FILE *f = fopen(fx.control, "re");
+    if (!f)
+        return;
+    char line[4096];
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        bool ok = true;
+        if (strncmp(line, "eio_read=", 9) == 0)
+            ok = parse_ranges(line + 9, fx.rd, &fx.n_rd);
+        else if (strncmp(line, "eio_write=", 10) == 0)
+            ok = parse_ranges(line + 10, fx.wr, &fx.n_wr);
+        if (!ok)
+            fprintf(stderr, "sb_fakedisk: bad line in %s: %s\n", fx.control, line);
+    }
+    fclose(f);
 }
 
 static int fx_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -163,6 +202,7 @@ static int fx_read(const char *path, char *buf, size_t size, off_t off, struct f
         return 0;
     if (size > fx.size - (uint64_t)off)
         size = (size_t)(fx.size - (uint64_t)off);
+    reload();
     if (hits(fx.rd, fx.n_rd, (uint64_t)off, size))
         return -EIO;
     return transfer(buf, size, (uint64_t)off, false);
@@ -177,6 +217,7 @@ static int fx_write(const char *path, const char *buf, size_t size, off_t off,
         return -ENOSPC;
     if (size > fx.size - (uint64_t)off)
         size = (size_t)(fx.size - (uint64_t)off);
+    reload();
     if (hits(fx.wr, fx.n_wr, (uint64_t)off, size))
         return -EIO;
     return transfer((char *)buf, size, (uint64_t)off, true);
@@ -207,12 +248,16 @@ static const struct fuse_operations ops = {
     .fsync = fx_fsync,
 };
 
-#define OPT(t, m) { t, offsetof(options, m), 0 }
+#define OPT(t, m)                                                                                  \
+    {                                                                                              \
+        t, offsetof(options, m), 0                                                                 \
+    }
 static const struct fuse_opt opt_spec[] = {
     OPT("size=%s", size),
     OPT("backing=%s", backing),
     OPT("eio_read=%s", eio_read),
     OPT("eio_write=%s", eio_write),
+    OPT("control=%s", control),
     FUSE_OPT_END,
 };
 
@@ -237,6 +282,12 @@ int main(int argc, char **argv)
         return 1;
     }
     fx.backing_size = (uint64_t)st.st_size;
+    fx.control = o.control;
+    if (fx.control) {
+        /* The control file replaces the options' ranges from the start. */
+        fx.control_st.st_ino = (ino_t)-1;
+        reload();
+    }
     int rc = fuse_main(args.argc, args.argv, &ops, NULL);
     fuse_opt_free_args(&args);
     close(fx.fd);
