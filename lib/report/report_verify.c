@@ -54,23 +54,27 @@ static void phase_line(const sb_test *t, bool si, sb_sink *sink)
 
 static void probe_lines(const sb_test *t, sb_sink *sink)
 {
-    char a[32], b[32];
+    char a[32], b[32], c[32];
     uint64_t n = u64(t, "probe_sectors"), bad = u64(t, "probe_sectors_bad");
     const char *first = sb_kvs_get(&t->params, "first_bad_offset");
     if (!t->complete)
         sb_sink_printf(sink, "  probe    incomplete: %s\n", t->error ? t->error : "");
     else if (!bad)
-        sb_sink_printf(sink, "  probe    %" PRIu64 " sectors spread over %s read back as written\n",
-                       n, sb_format_bytes(u64(t, "capacity_claimed"), a, sizeof a));
+        sb_sink_printf(
+            sink, "  probe    %" PRIu64 " sectors spread over %s read back as written (%s)\n", n,
+            sb_format_bytes(u64(t, "capacity_claimed"), a, sizeof a),
+            sb_format_duration((uint64_t)(sb_report_value(t, "elapsed", 0) * 1e9), b, sizeof b));
     else
-        sb_sink_printf(sink,
-                       "  probe    %" PRIu64 " of %" PRIu64
-                       " sectors did not read back as written, the first at byte %s\n"
-                       "  verdict  fake capacity: the device holds at most %s of the %s it "
-                       "claims; the full run was not started\n",
-                       bad, n, first ? first : "?",
-                       sb_format_bytes(u64(t, "capacity_probe"), a, sizeof a),
-                       sb_format_bytes(u64(t, "capacity_claimed"), b, sizeof b));
+        sb_sink_printf(
+            sink,
+            "  probe    %" PRIu64 " of %" PRIu64
+            " sectors did not read back as written, the first at byte %s (%s)\n"
+            "  verdict  fake capacity: the device holds at most %s of the %s it "
+            "claims; the full run was not started\n",
+            bad, n, first ? first : "?",
+            sb_format_duration((uint64_t)(sb_report_value(t, "elapsed", 0) * 1e9), c, sizeof c),
+            sb_format_bytes(u64(t, "capacity_probe"), a, sizeof a),
+            sb_format_bytes(u64(t, "capacity_claimed"), b, sizeof b));
 }
 
 static void read_lines(const sb_test *t, sb_sink *sink)

@@ -77,7 +77,7 @@ umount "$mnt"
 sb_loop_create 32 rdev
 "${V[@]}" --destructive "$rdev" >"$out/dev.txt"
 cat "$out/dev.txt"
-expect_line "$out/dev.txt" '^  probe    [0-9]+ sectors spread over 32.0 MiB read back as written$' "device: probe"
+expect_line "$out/dev.txt" '^  probe    [0-9]+ sectors spread over 32.0 MiB read back as written \([0-9. a-z]+\)$' "device: probe"
 expect_line "$out/dev.txt" '^  sectors  65536 ok, 0 corrupted, 0 changed, 0 overwritten, 0 missing$' "device: counts"
 "${V[@]}" --destructive --write-only --size 8m "$rdev" >"$out/dw.txt"
 expect_line "$out/dw.txt" '^  kept     the data stays on the device' "device: --write-only"
