@@ -252,6 +252,8 @@ static const struct fuse_operations ops = {
     {                                                                                              \
         t, offsetof(options, m), 0                                                                 \
     }
+/* one option a line */
+/* clang-format off */
 static const struct fuse_opt opt_spec[] = {
     OPT("size=%s", size),
     OPT("backing=%s", backing),
@@ -260,6 +262,7 @@ static const struct fuse_opt opt_spec[] = {
     OPT("control=%s", control),
     FUSE_OPT_END,
 };
+/* clang-format on */
 
 int main(int argc, char **argv)
 {
