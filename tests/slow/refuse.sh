@@ -29,10 +29,10 @@ quick=(--bs 64k,1m --min-time 0.1s --max-time 0.5s --file-size 8m -q)
 refused() {
     local check=$1 pattern=$2 before after rc=0
     shift 2
-    sync
+    sync -- "$check"
     sb_checksum "$check" before
     "$SB_BIN" "$@" >"$out/stdout" 2>"$out/stderr" || rc=$?
-    sync
+    sync -- "$check"
     sb_checksum "$check" after
     echo "$*: exit $rc: $(cat "$out/stderr")"
     [[ $rc -ne 0 ]] || sb_fail "$*: succeeded; it must be refused"
