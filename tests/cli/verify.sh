@@ -97,6 +97,24 @@ grep -q '^  verdict  damaged: 13 of 16384 sectors are not as written, the first 
     sb_fail "stderr does not say it in one line"
 [[ -z $(ls -A "$D") ]] || sb_fail "--read-only left files behind: $(ls -A "$D")"
 
+# SIGINT in the middle of the write phase: exit 130, the files removed,
+# also with --write-only (an interrupted write is not worth keeping).
+for mode in "" --write-only; do
+    "$STORBENCH" verify -q --size 2g $mode "$D" >"$T/i.stdout" 2>"$T/i.stderr" </dev/null &
+    pid=$!
+    for _ in $(seq 50); do
+        [[ -n $(ls "$D"/*.dat 2>/dev/null) ]] && break
+        sleep 0.05
+    done
+    sleep 0.3
+    kill -INT "$pid"
+    rc=0
+    wait "$pid" || rc=$?
+    [[ $rc -eq 130 ]] || sb_fail "SIGINT ${mode:-(both phases)}: exit $rc, expected 130: $(cat "$T/i.stderr")"
+    [[ -z $(ls -A "$D") ]] || sb_fail "SIGINT ${mode:-(both phases)}: files left behind: $(ls -A "$D")"
+    grep -q '^  verdict  incomplete: interrupted$' "$T/i.stdout" || sb_fail "SIGINT: the write phase is not shown as interrupted"
+done
+
 # The runs are in the archive.
 sb_run "$T/l" results list
 grep -q 'verify' "$T/l.stdout" || sb_fail "the verify runs are not in the archive: $(cat "$T/l.stdout")"
