@@ -12,6 +12,9 @@
 #     sb_throttle "$dev" wbps=8M rbps=16M    # 8 MiB/s write, 16 MiB/s read
 #     sb_mkfs "$dev" ext4
 #     sb_mount "$dev" mnt                    # sets $mnt
+#     sb_fuse_create 64 16 fake              # a 64 MiB device keeping 16 MiB (wraps)
+#     sb_fuse_create 64 64 bad eio_read=1048576-1052672   # reads of 1 MiB..+4 KiB fail
+#     sb_fuse_eio eio_write=0-4096           # change the last one's EIO ranges
 #     ...                                    # the test; cleanup runs on exit
 #
 # Conventions
