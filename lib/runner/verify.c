@@ -359,7 +359,17 @@ static sb_status manifest_read(vrun *v, char *state, size_t state_len, sb_error 
 
 /* Removes the run's files and its manifest (a file that is gone already is
  * not an error); a note says what could not be removed. */
-static void dir_cleanup(vrun *v)
+/* 1 when path exists and cannot be removed (a read-only filesystem says
+ * EROFS even for a name that is not there, hence the lstat first). */
+static unsigned remove_file(const char *path)
+{
+    struct stat st;
+    if (lstat(path, &st) != 0)
+        return 0;
+    return unlink(path) != 0 && errno != ENOENT;
+}
+
+static unsigned dir_cleanup(vrun *v)
 {
     char p[4200];
     unsigned failed = 0;
@@ -367,14 +377,11 @@ static void dir_cleanup(vrun *v)
      * middle of creating one: look one further. */
     for (unsigned k = 0; k <= v->files; k++) {
         file_name(v, k, p, sizeof p);
-        if (unlink(p) != 0 && errno != ENOENT)
-            failed++;
+        failed += remove_file(p);
     }
     manifest_name(v, p, sizeof p);
-    if (unlink(p) != 0 && errno != ENOENT)
-        failed++;
-    if (failed && !v->note[0])
-        snprintf(v->note, sizeof v->note, "%u of the run's files could not be removed", failed);
+    failed += remove_file(p);
+    return failed;
 }
 
 static uint64_t random_id(void)
@@ -756,6 +763,7 @@ sb_status sb_verify_run(const sb_verify_config *c, const char *path, sb_run *run
 {
     SB_TRY(sb_verify_check_config(c, err));
     vrun v = { .c = c, .path = path, .fd = -1, .align = DIR_ALIGN };
+    sb_target_res *tres = NULL;
     struct stat st0;
     if (stat(path, &st0) == 0 && S_ISCHR(st0.st_mode))
         return sb_error_set(err, SB_E_INVALID, 0,
@@ -816,7 +824,6 @@ sb_status sb_verify_run(const sb_verify_config *c, const char *path, sb_run *run
         v.run_id = random_id();
     }
 
-    sb_target_res *tres;
     SB_TRY_GOTO(st,
                 sb_result_add_target(run, path, v.device ? "device" : "directory",
                                      sb_target_fs_type(v.t), &tres, err),
@@ -825,8 +832,16 @@ sb_status sb_verify_run(const sb_verify_config *c, const char *path, sb_run *run
     st = run_phases(&v, tres, err);
 
 done:
-    if (!v.device && v.created && (st != SB_OK || c->phase != SB_VERIFY_WRITE_ONLY))
-        dir_cleanup(&v);
+    if (!v.device && v.created && (st != SB_OK || c->phase != SB_VERIFY_WRITE_ONLY)) {
+        unsigned failed = dir_cleanup(&v);
+        /* Said with the last test, where a reader of the run sees it. */
+        sb_target_res *last = run->n_targets ? &run->targets[run->n_targets - 1] : NULL;
+        if (failed && tres && last == tres && tres->n_tests &&
+            sb_kvs_setf(&tres->tests[tres->n_tests - 1].params, "note",
+                        "%u of the run's files in '%s' could not be removed", failed, path) &&
+            st == SB_OK)
+            st = oom(err);
+    }
     free(v.buf);
     sb_testfile_remove(v.tf);
     sb_target_close(v.t);
