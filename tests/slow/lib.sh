@@ -279,8 +279,8 @@ _sb_write_mbr() {
 # the byte ranges [A, B) of the device fail with EIO. It is the FUSE program
 # sb_fakedisk serving one file (direct_io: nothing cached) with a loop device
 # over it (attached without --direct-io, which it does not need: the FUSE
-# file caches nothing, every I/O of the loop device reaches the program). Sets VAR to the loop device, SB_FUSE_BACKING
-# to the backing file (write there to change the device's data behind its
+# file caches nothing, every I/O of the loop device reaches the program).
+# Sets VAR to the loop device, SB_FUSE_BACKING to the backing file (write there to change the device's data behind its
 # back), SB_FUSE_FILE to the served file and SB_FUSE_CONTROL to its control
 # file (see sb_fuse_eio). At cleanup the loop device is
 # detached, then the FUSE file system unmounted and its program ended. The
