@@ -280,11 +280,12 @@ _sb_write_mbr() {
 # sb_fakedisk serving one file (direct_io: nothing cached) with a loop device
 # over it (attached without --direct-io, which it does not need: the FUSE
 # file caches nothing, every I/O of the loop device reaches the program).
-# Sets VAR to the loop device, SB_FUSE_BACKING to the backing file (write there to change the device's data behind its
-# back), SB_FUSE_FILE to the served file and SB_FUSE_CONTROL to its control
-# file (see sb_fuse_eio). At cleanup the loop device is
-# detached, then the FUSE file system unmounted and its program ended. The
-# program runs in its own session, so a killed test leaves it to the guardian.
+# Sets VAR to the loop device, SB_FUSE_BACKING to the backing file (write
+# there to change the device's data behind its back), SB_FUSE_FILE to the
+# served file and SB_FUSE_CONTROL to its control file (see sb_fuse_eio). At
+# cleanup the loop device is detached, then the FUSE file system unmounted
+# and its program ended. The program runs in its own session, so a killed
+# test leaves it to the guardian.
 sb_fuse_create() {
     local _sb_size=${1:-} _sb_bsize=${2:-} _sb_var=${3:-} _sb_mp _sb_back _sb_dev _sb_pid _sb_opts _sb_o _sb_t
     [[ $_sb_size =~ ^[1-9][0-9]*$ && $_sb_bsize =~ ^[1-9][0-9]*$ && -n $_sb_var ]] ||
