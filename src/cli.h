@@ -146,5 +146,6 @@ int cmd_zcav(const char *cmdline, int argc, char **argv);
 int cmd_job(const char *cmdline, int argc, char **argv);
 int cmd_bonnie(const char *cmdline, int argc, char **argv);
 int cmd_report(const char *cmdline, int argc, char **argv);
+int cmd_verify(const char *cmdline, int argc, char **argv);
 
 #endif

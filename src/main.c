@@ -21,6 +21,7 @@ static const command commands[] = {
     { "job", cmd_job, "fio job files and fio's command-line options, run by storbench" },
     { "bonnie", cmd_bonnie, "bonnie++'s tests in a directory, its report and CSV line" },
     { "zcav", cmd_zcav, "read throughput against offset of a device or file, zcav's format" },
+    { "verify", cmd_verify, "write-then-read integrity and real-capacity check (fake SD cards)" },
     { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
     { "results", cmd_results,
       "the archive of saved runs: list, show, compare, export, import, delete" },

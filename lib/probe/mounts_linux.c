@@ -276,3 +276,90 @@ bool sb_probe_mount_find(const char *root, const char *path, unsigned maj, unsig
     fclose(f);
     return found;
 }
+
+/* The device number of the filesystem at "/": mountinfo's, or for an
+ * anonymous one (0:N) the number of its source device, looked up by name in
+ * sysfs (the fake trees have no /dev) and else by stat. */
+static bool root_devno(const char *root, unsigned *maj, unsigned *min, char *source, size_t len)
+{
+    sb_probe_mount *m = malloc(sizeof *m);
+    if (!m)
+        return false;
+    bool found = sb_probe_mount_find(root, "/", 0, 0, m) && strcmp(m->mount_point, "/") == 0;
+    if (found) {
+        copy(source, len, m->source);
+        *maj = m->maj;
+        *min = m->min;
+        if (*maj == 0) {
+            const char *slash = strrchr(m->source, '/');
+            char path[4096 + 64];
+            snprintf(path, sizeof path, "%s/sys/class/block/%s/dev", root ? root : "",
+                     slash ? slash + 1 : m->source);
+            struct stat st;
+            char dev[4096];
+            root_path(dev, sizeof dev, root, m->source);
+            if (!read_devno(path, maj, min)) {
+                found = m->source[0] == '/' && stat(dev, &st) == 0 && S_ISBLK(st.st_mode);
+                if (found) {
+                    *maj = major(st.st_rdev);
+                    *min = minor(st.st_rdev);
+                }
+            }
+        }
+    }
+    free(m);
+    return found;
+}
+
+/* True when device dev (maj:min) is on target (tmaj:tmin): the same device,
+ * a partition of it, or stacked on it through slaves/, recursively. The
+ * depth bound stops a cycle in a broken tree. */
+static bool device_on(const char *root, unsigned maj, unsigned min, unsigned tmaj, unsigned tmin,
+                      int depth)
+{
+    if (maj == tmaj && min == tmin)
+        return true;
+    if (depth > 16)
+        return false;
+    const char *r = root ? root : "";
+    char path[4096 + 300];
+    struct stat st;
+    unsigned pmaj, pmin;
+    /* A partition's sysfs directory sits in its disk's: ".." is the disk
+     * (sysfs resolves the MAJ:MIN symlink first). */
+    snprintf(path, sizeof path, "%s/sys/dev/block/%u:%u/partition", r, maj, min);
+    if (stat(path, &st) == 0) {
+        snprintf(path, sizeof path, "%s/sys/dev/block/%u:%u/../dev", r, maj, min);
+        if (read_devno(path, &pmaj, &pmin) && pmaj == tmaj && pmin == tmin)
+            return true;
+    }
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s/sys/dev/block/%u:%u/slaves", r, maj, min);
+    DIR *d = opendir(dir);
+    if (!d)
+        return false;
+    bool on = false;
+    struct dirent *e;
+    while (!on && (e = readdir(d))) {
+        if (e->d_name[0] == '.')
+            continue;
+        snprintf(path, sizeof path, "%s/%s/dev", dir, e->d_name);
+        if (read_devno(path, &pmaj, &pmin))
+            on = device_on(root, pmaj, pmin, tmaj, tmin, depth + 1);
+    }
+    closedir(d);
+    return on;
+}
+
+bool sb_probe_device_holds_root(const char *root, unsigned maj, unsigned min, char *why,
+                                size_t why_len)
+{
+    unsigned rmaj, rmin;
+    char source[4096];
+    if (!root_devno(root, &rmaj, &rmin, source, sizeof source))
+        return false;
+    if (!device_on(root, rmaj, rmin, maj, min, 0))
+        return false;
+    snprintf(why, why_len, "it holds the root filesystem (/ is %s, %u:%u)", source, rmaj, rmin);
+    return true;
+}

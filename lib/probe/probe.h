@@ -38,6 +38,17 @@ bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, si
 bool sb_probe_device_in_use(const char *root, unsigned maj, unsigned min, char *why,
                             size_t why_len);
 
+/* Whether block device maj:min holds the root filesystem: "/" (the mount
+ * <root>/proc/self/mountinfo lists for it) is on maj:min itself, on one of
+ * its partitions, or on a device stacked on it (device mapper, md RAID,
+ * followed down through <root>/sys/dev/block/X/slaves/ at any depth). A root
+ * whose mountinfo device is anonymous (0:N, btrfs) is resolved through its
+ * source ("/dev/sda2" as <root>/sys/class/block/sda2/dev). why receives one
+ * sentence naming the root's source. False when it does not, or when there
+ * is no mountinfo to tell. */
+bool sb_probe_device_holds_root(const char *root, unsigned maj, unsigned min, char *why,
+                                size_t why_len);
+
 /* The logical block size in bytes of block device maj:min from
  * <root>/sys/dev/block/MAJ:MIN/queue/logical_block_size (for a partition,
  * its parent's), or 0 when unknown. */

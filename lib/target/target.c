@@ -74,15 +74,8 @@ static sb_status open_directory(sb_target *t, sb_error *err)
 
 static sb_status open_device(sb_target *t, sb_error *err)
 {
-    if ((t->flags & SB_TARGET_WRITE) && !(t->flags & SB_TARGET_DESTRUCTIVE))
-        return refuse(err, SB_E_PERM, 0,
-                      "'%s' is a block device: writing to it destroys its data and needs "
-                      "--destructive",
-                      t->path);
-    char why[512];
-    if ((t->flags & SB_TARGET_WRITE) &&
-        sb_probe_device_in_use(NULL, major(t->dev), minor(t->dev), why, sizeof why))
-        return sb_error_set(err, SB_E_BUSY, 0, "refusing to write to '%s': %s", t->path, why);
+    SB_TRY(
+        sb_target_check_device_write(NULL, t->path, major(t->dev), minor(t->dev), t->flags, err));
     int fd = open(t->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return sb_error_set(err, errno == EACCES ? SB_E_PERM : SB_E_IO, errno, "cannot open '%s'",

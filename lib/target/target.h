@@ -5,9 +5,9 @@
  * A TARGET is a directory, in which storbench creates uniquely named test
  * files of its own and removes them again, or a block device, which is read
  * in place and written only when the caller passes SB_TARGET_DESTRUCTIVE and
- * nothing holds the device (mounted, a mounted partition, swap, stacked).
- * All checks happen in sb_target_open, before anything is created, so a
- * refused target leaves no trace.
+ * nothing holds the device (see sb_target_check_device_write, the one rule
+ * every command goes through). All checks happen in sb_target_open, before
+ * anything is created, so a refused target leaves no trace.
  */
 #ifndef SB_TARGET_H
 #define SB_TARGET_H
@@ -37,6 +37,18 @@ typedef struct sb_testfile sb_testfile;
  * WRITE) and devices in use. *out is NULL on failure. */
 SB_MUST_CHECK sb_status sb_target_open(const char *path, unsigned flags, sb_target **out,
                                        sb_error *err);
+/* The device-safety rule, on the machine whose "/" is root (NULL: this
+ * one; tests pass a fake /proc and /sys tree). Writing (SB_TARGET_WRITE in
+ * flags) to block device maj:min, named path in messages, is allowed only
+ * with SB_TARGET_DESTRUCTIVE (else SB_E_PERM), and never, whatever the
+ * flags (SB_E_BUSY), when the device holds the root filesystem (/ on it, on
+ * a partition of it, or on a dm/md device stacked on it), is mounted, has a
+ * mounted partition, is swap or has a swap partition, or has holders.
+ * Without SB_TARGET_WRITE everything is allowed (reading is harmless).
+ * sb_target_open calls it for every device target. */
+SB_MUST_CHECK sb_status sb_target_check_device_write(const char *root, const char *path,
+                                                     unsigned maj, unsigned min, unsigned flags,
+                                                     sb_error *err);
 /* Closes the target; removes any test file still open on it. */
 void sb_target_close(sb_target *t);
 

@@ -12,6 +12,9 @@
 #     sb_throttle "$dev" wbps=8M rbps=16M    # 8 MiB/s write, 16 MiB/s read
 #     sb_mkfs "$dev" ext4
 #     sb_mount "$dev" mnt                    # sets $mnt
+#     sb_fuse_create 64 16 fake              # a 64 MiB device keeping 16 MiB (wraps)
+#     sb_fuse_create 64 64 bad eio_read=1048576-1052672   # reads of 1 MiB..+4 KiB fail
+#     sb_fuse_eio eio_write=0-4096           # change the last one's EIO ranges
 #     ...                                    # the test; cleanup runs on exit
 #
 # Conventions
@@ -110,6 +113,16 @@ sb_require_loop() {
     fi
     losetup -d "$dev" 2>/dev/null || true
     rm -f -- "$f"
+}
+
+# sb_require_fuse: skip unless the FUSE fixture can run: the sb_fakedisk
+# program (tests/slow/fuse/, built by meson where libfuse3-dev is installed,
+# its path in $SB_FAKEDISK), /dev/fuse and fusermount3.
+sb_require_fuse() {
+    [[ -n ${SB_FAKEDISK:-} && -x ${SB_FAKEDISK:-} ]] ||
+        sb_skip "the FUSE fixture sb_fakedisk was not built (needs libfuse3-dev: scripts/install-deps test)"
+    [[ -c /dev/fuse ]] || sb_skip "no /dev/fuse (FUSE is not available here)"
+    sb_require_cmd fusermount3 mountpoint setsid
 }
 
 # sb_require_blkio: skip unless block I/O throttling can be set up.
@@ -256,6 +269,80 @@ _sb_write_mbr() {
         dd of="$file" bs=1 seek=446 conv=notrunc status=none || sb_fail "writing the partition table failed"
     printf '\x55\xaa' | dd of="$file" bs=1 seek=510 conv=notrunc status=none ||
         sb_fail "writing the MBR signature failed"
+}
+
+# sb_fuse_create SIZE_MIB BACKING_MIB VAR [eio_read=A-B[:C-D...]] [eio_write=A-B[:...]]:
+# a block device that claims SIZE_MIB MiB but keeps its data in a backing
+# file of BACKING_MIB MiB, byte offset modulo the backing size (a
+# counterfeit card that wraps around; BACKING_MIB = SIZE_MIB for an honest
+# one). eio_read and eio_write make every read or write that touches one of
+# the byte ranges [A, B) of the device fail with EIO. It is the FUSE program
+# sb_fakedisk serving one file (direct_io: nothing cached) with a loop device
+# over it (attached without --direct-io, which it does not need: the FUSE
+# file caches nothing, every I/O of the loop device reaches the program).
+# Sets VAR to the loop device, SB_FUSE_BACKING to the backing file (write
+# there to change the device's data behind its back), SB_FUSE_FILE to the
+# served file and SB_FUSE_CONTROL to its control file (see sb_fuse_eio). At
+# cleanup the loop device is detached, then the FUSE file system unmounted
+# and its program ended. The program runs in its own session, so a killed
+# test leaves it to the guardian.
+sb_fuse_create() {
+    local _sb_size=${1:-} _sb_bsize=${2:-} _sb_var=${3:-} _sb_mp _sb_back _sb_dev _sb_pid _sb_opts _sb_o _sb_t
+    [[ $_sb_size =~ ^[1-9][0-9]*$ && $_sb_bsize =~ ^[1-9][0-9]*$ && -n $_sb_var ]] ||
+        sb_fail "usage: sb_fuse_create SIZE_MIB BACKING_MIB VAR [eio_read=A-B] [eio_write=A-B]"
+    shift 3
+    _sb_check_var "$_sb_var"
+    sb_require_fuse
+    _sb_ensure_init
+    _sb_opts="size=$((_sb_size * 1048576))"
+    for _sb_o in "$@"; do
+        [[ $_sb_o =~ ^eio_(read|write)=[0-9]+-[0-9]+(:[0-9]+-[0-9]+)*$ ]] ||
+            sb_fail "sb_fuse_create: bad option '$_sb_o' (eio_read=START-END or eio_write=START-END, in bytes)"
+        _sb_opts+=",$_sb_o"
+    done
+    _sb_back=$(mktemp "$_SB_ROOT/fuse.XXXXXX.img") || sb_fail "sb_fuse_create: mktemp failed in $_SB_ROOT"
+    _sb_journal_add P "$_sb_back"
+    truncate -s "${_sb_bsize}M" "$_sb_back" || sb_fail "sb_fuse_create: truncate -s ${_sb_bsize}M $_sb_back failed"
+    _sb_mp=$(mktemp -d "$_SB_ROOT/fuse.XXXXXX") || sb_fail "sb_fuse_create: mktemp failed in $_SB_ROOT"
+    _sb_journal_add P "$_sb_mp"
+    _sb_journal_add P "$_sb_mp.log"
+    _sb_journal_add P "$_sb_mp.ctl"
+    printf '%s\n' "$@" >"$_sb_mp.ctl"
+    setsid "$SB_FAKEDISK" "$_sb_mp" -f -s -o "$_sb_opts,backing=$_sb_back,control=$_sb_mp.ctl" \
+        </dev/null >"$_sb_mp.log" 2>&1 &
+    _sb_pid=$!
+    disown "$_sb_pid" 2>/dev/null || true
+    _sb_journal_add F "$_sb_mp" "$_sb_pid"
+    for ((_sb_t = 0; _sb_t < 50; _sb_t++)); do
+        mountpoint -q -- "$_sb_mp" && break
+        kill -0 "$_sb_pid" 2>/dev/null || sb_fail "sb_fakedisk ended at once: $(<"$_sb_mp.log")"
+        sleep 0.1
+    done
+    mountpoint -q -- "$_sb_mp" || sb_fail "sb_fakedisk did not mount $_sb_mp within 5 s: $(<"$_sb_mp.log")"
+    _sb_journal_add L "$_sb_mp/disk"
+    _sb_dev=$(losetup -f --show "$_sb_mp/disk" 2>"$_SB_ROOT/losetup.err") ||
+        sb_fail "losetup -f --show $_sb_mp/disk: $(<"$_SB_ROOT/losetup.err")"
+    [[ $_sb_dev == /dev/* && -b $_sb_dev ]] || sb_fail "losetup printed '$_sb_dev', not a block device"
+    _sb_settle
+    SB_FUSE_BACKING=$_sb_back
+    SB_FUSE_FILE=$_sb_mp/disk
+    SB_FUSE_CONTROL=$_sb_mp.ctl
+    _sb_set "$_sb_var" "$_sb_dev"
+}
+
+# sb_fuse_eio [eio_read=A-B[:C-D...]] [eio_write=A-B[:...]]: change the EIO
+# ranges of the last sb_fuse_create device while it is in use (make a
+# filesystem first, then make the device fail); no option turns EIO off.
+# Takes effect at the device's next read or write.
+sb_fuse_eio() {
+    local _sb_o
+    [[ -n ${SB_FUSE_CONTROL:-} ]] || sb_fail "sb_fuse_eio: no sb_fuse_create device yet"
+    for _sb_o in "$@"; do
+        [[ $_sb_o =~ ^eio_(read|write)=[0-9]+-[0-9]+(:[0-9]+-[0-9]+)*$ ]] ||
+            sb_fail "sb_fuse_eio: bad option '$_sb_o' (eio_read=START-END or eio_write=START-END, in bytes)"
+    done
+    printf '%s\n' "$@" >"$SB_FUSE_CONTROL.new" && mv -f -- "$SB_FUSE_CONTROL.new" "$SB_FUSE_CONTROL" ||
+        sb_fail "sb_fuse_eio: cannot write $SB_FUSE_CONTROL"
 }
 
 # sb_throttle DEV [rbps=N] [wbps=N] [riops=N] [wiops=N]: limit reads and
@@ -473,6 +560,7 @@ _sb_settle() {
 #   T FILE MAJ:MIN UNDO       throttle rule: write UNDO to FILE
 #   M MOUNTPOINT              unmount
 #   L BACKING_FILE            detach every loop device backed by it
+#   F MOUNTPOINT PID          unmount a FUSE fixture, end its program PID
 #   C move PROCS_FILE         move this process back (test shell only)
 #   C cgdir DIR PROCS_FILE    move back to PROCS_FILE, rmdir DIR
 #   C subtree CGDIR -CTRL     write -CTRL to CGDIR/cgroup.subtree_control
@@ -564,7 +652,7 @@ _sb_run_journal() {
             kill -TERM "$p" 2>/dev/null
         done
     fi
-    for k in T W M L C P; do
+    for k in T W M L F C P; do
         if [[ $k == P ]]; then
             # Backing files and mount points stay until all else is undone,
             # so that a retry can still find and undo it.
@@ -685,6 +773,28 @@ _sb_undo() {
             done
             _sb_log "cannot detach ${devs[*]} (backed by ${f[1]})"
             return 1
+            ;;
+        F) # f: F MOUNTPOINT PID (after L: a loop device over it keeps it busy)
+            for ((t = 0; t < 20; t++)); do
+                mountpoint -q -- "${f[1]}" 2>/dev/null || break
+                fusermount3 -u -- "${f[1]}" 2>/dev/null || umount -- "${f[1]}" 2>/dev/null
+                mountpoint -q -- "${f[1]}" 2>/dev/null || break
+                sleep 0.1
+            done
+            if mountpoint -q -- "${f[1]}" 2>/dev/null; then
+                _sb_log "${f[1]} stays busy; unmounting it lazily (umount -l)"
+                umount -l -- "${f[1]}" 2>/dev/null
+            fi
+            # Unmounted, the program ends by itself; end it if it does not
+            # (only if that pid is still our program, serving this mount).
+            for ((t = 0; t < 30; t++)); do
+                [[ -r /proc/${f[2]}/cmdline ]] || break
+                tr '\0' ' ' <"/proc/${f[2]}/cmdline" 2>/dev/null | grep -Fq -- "${f[1]}" || break
+                ((t == 20)) && kill -TERM "${f[2]}" 2>/dev/null
+                sleep 0.1
+            done
+            mountpoint -q -- "${f[1]}" 2>/dev/null && { _sb_log "cannot unmount ${f[1]}"; return 1; }
+            return 0
             ;;
         C)
             case ${f[1]} in

@@ -6,9 +6,13 @@
 # file left behind, and the device's content byte-for-byte unchanged
 # (sha256 before and after): a read-only filesystem; a block device without
 # --destructive; a mounted device with --destructive; a device whose
-# partition is mounted, with --destructive; a device in use as swap. Then
+# partition is mounted, with --destructive; a device in use as swap. Every
+# refusal of a device is checked for each command that can write: sweep
+# --destructive, zcav -w --destructive and verify --destructive. Then
 # what is allowed: reading an unmounted device in place (content unchanged)
-# and, with --destructive, writing to it.
+# and, with --destructive, writing to it. (A device that holds the root
+# filesystem cannot be offered up here: tests/unit/test_target.c checks that
+# rule on fake /proc and /sys trees.)
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -19,23 +23,41 @@ sb_tmpdir out
 
 quick=(--bs 64k,1m --min-time 0.1s --max-time 0.5s --file-size 8m -q)
 
-# expect_refusal DEVICE_TO_CHECKSUM PATTERN ARGS...: runs storbench sweep
-# ARGS, which must fail with one stderr line matching PATTERN and leave the
-# device unchanged.
-expect_refusal() {
+# refused DEVICE_TO_CHECKSUM PATTERN COMMAND ARGS...: runs storbench COMMAND
+# ARGS, which must fail with one stderr line matching PATTERN, print
+# nothing, and leave the device unchanged.
+refused() {
     local check=$1 pattern=$2 before after rc=0
     shift 2
-    sync
+    sync -- "$check"
     sb_checksum "$check" before
-    "$SB_BIN" sweep "${quick[@]}" "$@" >"$out/stdout" 2>"$out/stderr" || rc=$?
-    sync
+    "$SB_BIN" "$@" >"$out/stdout" 2>"$out/stderr" || rc=$?
+    sync -- "$check"
     sb_checksum "$check" after
-    echo "sweep $*: exit $rc: $(cat "$out/stderr")"
-    [[ $rc -ne 0 ]] || sb_fail "sweep $* succeeded; it must be refused"
-    [[ $(wc -l <"$out/stderr") -eq 1 ]] || sb_fail "sweep $*: expected one line on stderr"
-    grep -Eq "^storbench: .*$pattern" "$out/stderr" || sb_fail "sweep $*: stderr does not match '$pattern'"
-    [[ ! -s $out/stdout ]] || sb_fail "sweep $*: printed results for a refused target"
-    [[ $before == "$after" ]] || sb_fail "sweep $*: the content of $check changed"
+    echo "$*: exit $rc: $(cat "$out/stderr")"
+    [[ $rc -ne 0 ]] || sb_fail "$*: succeeded; it must be refused"
+    [[ $(wc -l <"$out/stderr") -eq 1 ]] || sb_fail "$*: expected one line on stderr"
+    grep -Eq "^storbench: .*$pattern" "$out/stderr" || sb_fail "$*: stderr does not match '$pattern'"
+    [[ ! -s $out/stdout ]] || sb_fail "$*: printed results for a refused target"
+    [[ $before == "$after" ]] || sb_fail "$*: the content of $check changed"
+}
+
+# expect_refusal DEVICE_TO_CHECKSUM PATTERN ARGS...: storbench sweep ARGS is
+# refused (see refused).
+expect_refusal() {
+    local check=$1 pattern=$2
+    shift 2
+    refused "$check" "$pattern" sweep "${quick[@]}" "$@"
+}
+
+# expect_write_refusals DEVICE_TO_CHECKSUM PATTERN DEVICE: every command that
+# can write is refused on DEVICE with --destructive.
+expect_write_refusals() {
+    local check=$1 pattern=$2 dev=$3
+    refused "$check" "$pattern" sweep "${quick[@]}" --destructive "$dev"
+    refused "$check" "$pattern" zcav -w --destructive -b 1 -q --no-save "$dev"
+    refused "$check" "$pattern" verify --destructive -q --no-save "$dev"
+    refused "$check" "$pattern" verify --destructive --write-only -q --no-save "$dev"
 }
 
 # A read-only filesystem.
@@ -45,25 +67,30 @@ sb_mount "$dev" ro_mnt ro
 expect_refusal "$dev" "read-only filesystem" "$ro_mnt"
 [[ -z $(find "$ro_mnt" -name 'storbench-*') ]] || sb_fail "a file appeared on the read-only filesystem"
 
-# A mounted device, with and without --destructive.
+# A mounted device, with and without --destructive. Mounted read-only, as
+# the partition below: a read-write ext4 writes its superblock and journal
+# by itself now and then, which would change the checksum whatever
+# storbench does (the rule refuses any mount alike).
 sb_loop_create 64 mdev
 sb_mkfs "$mdev" ext4
-sb_mount "$mdev" m_mnt
+sb_mount "$mdev" m_mnt ro
 expect_refusal "$mdev" "needs --destructive" "$mdev"
-expect_refusal "$mdev" "is mounted on $m_mnt" --destructive "$mdev"
+refused "$mdev" "needs --destructive" verify -q --no-save "$mdev"
+refused "$mdev" "add --destructive" zcav -w -b 1 -q --no-save "$mdev"
+expect_write_refusals "$mdev" "is mounted on $m_mnt" "$mdev"
 [[ -z $(find "$m_mnt" -name 'storbench-*') ]] || sb_fail "a file appeared on the mounted filesystem"
 
 # A device whose partition is mounted.
 sb_loop_create_partitioned 64 pdev
 sb_mkfs "${pdev}p1" ext4
-sb_mount "${pdev}p1" p_mnt
-expect_refusal "$pdev" "partition ${pdev##*/}p1 is mounted" --destructive "$pdev"
+sb_mount "${pdev}p1" p_mnt ro
+expect_write_refusals "$pdev" "partition ${pdev##*/}p1 is mounted" "$pdev"
 
 # A device in use as swap (where this kernel allows swap on a loop device).
 sb_loop_create 64 sdev
 if mkswap "$sdev" >/dev/null 2>&1 && swapon "$sdev" 2>/dev/null; then
     rc=0
-    expect_refusal "$sdev" "in use as swap" --destructive "$sdev" || rc=$?
+    (expect_write_refusals "$sdev" "in use as swap" "$sdev") || rc=$?
     swapoff "$sdev"
     [[ $rc -eq 0 ]] || exit "$rc"
 else

@@ -1,0 +1,269 @@
+/*
+ * cmd_verify.c: `storbench verify`, the integrity and real-capacity check
+ * (f3write + f3read + f3probe in one command).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/clock.h"
+#include "storbench/probe.h"
+#include "storbench/units.h"
+#include "storbench/verify.h"
+
+enum {
+    O_SIZE,
+    O_WRITE_ONLY,
+    O_READ_ONLY,
+    O_DESTRUCTIVE,
+    O_NO_PROBE,
+    O_FILE_SIZE,
+    O_FORMAT,
+    O_OUTPUT,
+    O_SI,
+    O_QUIET,
+    O_DB,
+    O_NO_SAVE,
+    O_LABEL,
+};
+
+static const cli_option verify_opts[] = {
+    [O_SIZE] = { "size", 's', "SIZE",
+                 "write and check SIZE (default: all the free space, or the whole device)" },
+    [O_WRITE_ONLY] = { "write-only", 0, NULL,
+                       "write and keep the data, to check later with --read-only" },
+    [O_READ_ONLY] = { "read-only", 0, NULL, "check what an earlier --write-only left" },
+    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
+                        "allow writing over a whole block device (never a mounted one)" },
+    [O_NO_PROBE] = { "no-probe", 0, NULL,
+                     "devices: skip the quick fake-capacity probe, go straight to the full run" },
+    [O_FILE_SIZE] = { "file-size", 0, "SIZE", "directories: the size of each file (default 1g)" },
+    [O_FORMAT] = { "format", 'f', "FMT", "text (default) or json" },
+    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
+    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
+    [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
+    [O_DB] = { "db", 0, "PATH",
+               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
+    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
+    [O_LABEL] = { "label", 'l', "KEY=VALUE", "a label stored with the run (repeatable)" },
+    { 0 },
+};
+
+typedef struct verify_args {
+    sb_verify_config cfg;
+    bool write_only, read_only;
+    cli_output out;
+    cli_save save;
+} verify_args;
+
+static bool verify_option(int idx, const char *arg, void *ctx)
+{
+    verify_args *a = ctx;
+    sb_verify_config *c = &a->cfg;
+    sb_error err;
+    sb_status st = SB_OK;
+    switch (idx) {
+    case O_SIZE:
+        st = sb_parse_size(arg, "--size", &c->size_bytes, &err);
+        if (st == SB_OK && c->size_bytes == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' must be more than 0", arg);
+        break;
+    case O_WRITE_ONLY: a->write_only = true; break;
+    case O_READ_ONLY: a->read_only = true; break;
+    case O_DESTRUCTIVE: c->destructive = true; break;
+    case O_NO_PROBE: c->probe = false; break;
+    case O_FILE_SIZE:
+        st = sb_parse_size(arg, "--file-size", &c->file_bytes, &err);
+        if (st == SB_OK && c->file_bytes == 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0, "--file-size: '%s' must be more than 0", arg);
+        break;
+    case O_FORMAT:
+        st = sb_report_parse_format(arg, &a->out.format, &err);
+        if (st == SB_OK && a->out.format == SB_FORMAT_CSV)
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--format: verify writes text or json, not '%s'", arg);
+        break;
+    case O_OUTPUT: a->out.path = arg; break;
+    case O_SI: a->out.report.si = true; break;
+    case O_QUIET: a->out.quiet = true; break;
+    case O_DB: a->save.db = arg; break;
+    case O_NO_SAVE: a->save.no_save = true; break;
+    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    default: break;
+    }
+    if (st != SB_OK) {
+        cli_error("%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+static void verify_progress(const sb_verify_progress *p, void *ctx)
+{
+    (void)ctx;
+    if (!cli_progress_due(p->done_bytes >= p->total_bytes))
+        return;
+    char d[32], t[32], eta[32] = "?";
+    if (p->eta_ns)
+        sb_format_duration(p->eta_ns, eta, sizeof eta);
+    cli_progress_draw("verify %s %s  %s / %s  %.1f MiB/s  ETA %s", p->target, p->phase,
+                      sb_format_bytes(p->done_bytes, d, sizeof d),
+                      sb_format_bytes(p->total_bytes, t, sizeof t), p->rate / 1048576.0, eta);
+}
+
+/* Renders the run as asked, to the output file or stdout. */
+static int print_run(const sb_run *run, cli_output *out)
+{
+    if (run->n_targets == 0) {
+        if (out->file) {
+            fclose(out->file);
+            unlink(out->path);
+            out->file = NULL;
+        }
+        return CLI_EXIT_OK;
+    }
+    if (out->format != SB_FORMAT_TEXT)
+        return cli_print_run(run, out);
+    sb_buf buf = { 0 };
+    sb_sink sink;
+    sb_error err;
+    sb_sink_init_buf(&sink, &buf);
+    if (sb_report_verify(run, out->report.si, &sink, &err) != SB_OK) {
+        sb_buf_free(&buf);
+        cli_error("%s", err.msg);
+        return CLI_EXIT_FAIL;
+    }
+    FILE *f = out->file ? out->file : stdout;
+    bool ok = fwrite(buf.data ? buf.data : "", 1, buf.len, f) == buf.len;
+    ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    out->file = NULL;
+    sb_buf_free(&buf);
+    if (!ok) {
+        cli_error("writing %s failed: %s", out->path ? out->path : "the output", strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static double mval(const sb_test *t, const char *metric)
+{
+    const sb_measurement *m = sb_test_measurement(t, metric);
+    return m ? m->value : 0;
+}
+
+/* The verdict as the exit status: 1 with one line on stderr when a sector
+ * is not as written or the probe found a fake capacity. */
+static int verdict_rc(const sb_run *run)
+{
+    for (size_t i = 0; i < run->n_targets; i++)
+        for (size_t j = 0; j < run->targets[i].n_tests; j++) {
+            const sb_test *t = &run->targets[i].tests[j];
+            const char *v = sb_kvs_get(&t->params, "verdict");
+            if (!v || strcmp(v, "ok") == 0 || strcmp(v, "incomplete") == 0)
+                continue;
+            const char *first = sb_kvs_get(&t->params, "first_bad_offset");
+            if (strcmp(t->name, "probe") == 0)
+                cli_error("verify: '%s' has a fake capacity: %.0f of %.0f probe sectors did "
+                          "not read back as written (the first at byte %s)",
+                          run->targets[i].path, mval(t, "probe_sectors_bad"),
+                          mval(t, "probe_sectors"), first ? first : "?");
+            else
+                cli_error("verify: '%s' is %s: %.0f sectors are not as written (the first at "
+                          "byte %s)",
+                          run->targets[i].path,
+                          strcmp(v, "fake-capacity") == 0 ? "of fake capacity" : "damaged",
+                          mval(t, "sectors_corrupted") + mval(t, "sectors_changed") +
+                              mval(t, "sectors_overwritten") + mval(t, "sectors_missing"),
+                          first ? first : "?");
+            return CLI_EXIT_FAIL;
+        }
+    return CLI_EXIT_OK;
+}
+
+static int measure_and_print(verify_args *a, const char *cmdline, const char *path)
+{
+    sb_error err;
+    if (sb_verify_check_config(&a->cfg, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        return CLI_EXIT_USAGE;
+    }
+    a->cfg.stop = cli_stop_flag();
+    if (!a->out.quiet && isatty(STDERR_FILENO))
+        a->cfg.progress = verify_progress;
+    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
+    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
+        cli_error("out of memory");
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    if (!cli_save_labels(&a->save, run)) {
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
+    int rc = cli_output_open(&a->out);
+    if (rc != CLI_EXIT_OK) {
+        sb_run_free(run);
+        return rc;
+    }
+    uint64_t t0 = sb_clock_ns();
+    sb_status st = sb_verify_run(&a->cfg, path, run, &err);
+    run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
+    cli_progress_done();
+    rc = print_run(run, &a->out);
+    int rc2 = st != SB_OK ? cli_finish(st, &err) : verdict_rc(run);
+    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
+    sb_run_free(run);
+    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
+}
+
+static const char verify_usage[] =
+    "usage: storbench verify [OPTIONS] TARGET\n"
+    "\n"
+    "Writes data in which every 512-byte sector carries its own offset, a per-run id\n"
+    "and a pattern derived from both, reads it all back from the device (O_DIRECT,\n"
+    "cache dropped), and counts the sectors that are ok, corrupted (wrong bytes),\n"
+    "changed (data of another offset: the card wraps around), overwritten (another\n"
+    "run's data, or all 00/FF) and missing, with the usable capacity and the write\n"
+    "and read speed. It finds counterfeit and failing SD cards and USB sticks.\n"
+    "\n"
+    "On a directory it fills the free space (or --size) with files\n"
+    "storbench-verify-*.dat and a storbench-verify.manifest, removed at the end.\n"
+    "--write-only keeps them, so that after unplugging and plugging the card back,\n"
+    "--read-only checks them (and then removes them). On a block device, with\n"
+    "--destructive, it writes the whole device (never one that is mounted or holds\n"
+    "the root filesystem), after a quick probe at spread-out offsets that stops at\n"
+    "once on a fake-capacity device.\n"
+    "Exit status: 0 when every sector read back as written, 1 when not (one line on\n"
+    "stderr says so) or on an error, 2 for bad options.\n"
+    "The run is saved in the results archive unless --no-save (storbench results).\n";
+
+int cmd_verify(const char *cmdline, int argc, char **argv)
+{
+    verify_args a = { .out = { .format = SB_FORMAT_TEXT } };
+    sb_verify_config_init(&a.cfg);
+    int first;
+    int rc = cli_parse(argc, argv, verify_opts, verify_usage, verify_option, &a, &first);
+    if (rc == CLI_EXIT_OK && first >= argc) {
+        cli_error("verify: no TARGET given (a directory or a block device; see --help)");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && argc - first > 1) {
+        cli_error("verify: one TARGET at a time (got %d)", argc - first);
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK && a.write_only && a.read_only) {
+        cli_error("verify: --write-only and --read-only exclude each other (give neither for "
+                  "both phases)");
+        rc = CLI_EXIT_USAGE;
+    }
+    if (rc == CLI_EXIT_OK) {
+        a.cfg.phase = a.write_only  ? SB_VERIFY_WRITE_ONLY
+                      : a.read_only ? SB_VERIFY_READ_ONLY
+                                    : SB_VERIFY_BOTH;
+        rc = measure_and_print(&a, cmdline, argv[first]);
+    }
+    cli_save_free(&a.save);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}

@@ -1,0 +1,154 @@
+/*
+ * test_verify.c: the sector format of storbench verify (verify_sector.c):
+ * what a sector read back is called, for each way it can differ from what
+ * was written, and the format's bytes themselves (little-endian fields at
+ * fixed places, so a card written on one board reads back on another).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "storbench/verify.h"
+
+#define RUN 0x0123456789abcdefull
+#define TOTAL (64ull << 20)
+
+static void test_layout(void **state)
+{
+    (void)state;
+    unsigned char s[SB_VERIFY_SECTOR];
+    sb_verify_sector_fill(s, RUN, 0x1000, TOTAL);
+    assert_memory_equal(s, "SBVERIF1", 8);
+    static const unsigned char id_le[8] = { 0xef, 0xcd, 0xab, 0x89, 0x67, 0x45, 0x23, 0x01 };
+    assert_memory_equal(s + 8, id_le, 8);
+    static const unsigned char off_le[8] = { 0x00, 0x10, 0, 0, 0, 0, 0, 0 };
+    assert_memory_equal(s + 16, off_le, 8);
+    static const unsigned char total_le[8] = { 0, 0, 0, 0x04, 0, 0, 0, 0 };
+    assert_memory_equal(s + 24, total_le, 8);
+    uint64_t id, off, total;
+    assert_true(sb_verify_sector_parse(s, &id, &off, &total));
+    assert_true(id == RUN && off == 0x1000 && total == TOTAL);
+    /* The same inputs give the same bytes; another offset other bytes
+     * nearly everywhere in the pattern. */
+    unsigned char t[SB_VERIFY_SECTOR];
+    sb_verify_sector_fill(t, RUN, 0x1000, TOTAL);
+    assert_memory_equal(s, t, sizeof s);
+    sb_verify_sector_fill(t, RUN, 0x1200, TOTAL);
+    size_t same = 0;
+    for (size_t i = 32; i < sizeof s; i++)
+        same += s[i] == t[i];
+    assert_true(same < 16);
+}
+
+typedef void (*damage_fn)(unsigned char *s);
+
+static void flip_pattern_bit(unsigned char *s)
+{
+    s[300] ^= 0x04;
+}
+static void flip_header_bit(unsigned char *s)
+{
+    s[17] ^= 0x80; /* the offset: no longer matches its pattern */
+}
+static void flip_magic(unsigned char *s)
+{
+    s[0] = 'X';
+}
+static void zeros(unsigned char *s)
+{
+    memset(s, 0, SB_VERIFY_SECTOR);
+}
+static void ones(unsigned char *s)
+{
+    memset(s, 0xff, SB_VERIFY_SECTOR);
+}
+static void other_offset(unsigned char *s)
+{
+    sb_verify_sector_fill(s, RUN, 0x9000, TOTAL);
+}
+static void other_run(unsigned char *s)
+{
+    sb_verify_sector_fill(s, RUN + 1, 0x1000, TOTAL);
+}
+static void torn(unsigned char *s)
+{
+    unsigned char o[SB_VERIFY_SECTOR];
+    sb_verify_sector_fill(o, RUN, 0x9000, TOTAL);
+    memcpy(s + 256, o + 256, 256); /* half of another sector */
+}
+static void text(unsigned char *s)
+{
+    for (size_t i = 0; i < SB_VERIFY_SECTOR; i++)
+        s[i] = (unsigned char)("foreign data "[i % 13]);
+}
+static void nothing(unsigned char *s)
+{
+    (void)s;
+}
+
+static void test_classes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        damage_fn damage;
+        sb_verify_class want;
+        uint64_t found;
+    } cases[] = {
+        { "as written", nothing, SB_VERIFY_OK, 0x1000 },
+        { "one pattern bit", flip_pattern_bit, SB_VERIFY_CORRUPTED, 0x1000 },
+        { "one header bit", flip_header_bit, SB_VERIFY_CORRUPTED, 0x1000 },
+        { "magic", flip_magic, SB_VERIFY_CORRUPTED, 0x1000 },
+        { "zeros", zeros, SB_VERIFY_OVERWRITTEN, 0x1000 },
+        { "erased (FF)", ones, SB_VERIFY_OVERWRITTEN, 0x1000 },
+        { "another offset of this run", other_offset, SB_VERIFY_CHANGED, 0x9000 },
+        { "another run", other_run, SB_VERIFY_OVERWRITTEN, 0x1000 },
+        { "torn write", torn, SB_VERIFY_CORRUPTED, 0x1000 },
+        { "foreign data", text, SB_VERIFY_CORRUPTED, 0x1000 },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        unsigned char s[SB_VERIFY_SECTOR];
+        sb_verify_sector_fill(s, RUN, 0x1000, TOTAL);
+        cases[i].damage(s);
+        uint64_t found = 1;
+        sb_verify_class c = sb_verify_sector_check(s, RUN, 0x1000, &found);
+        if (c != cases[i].want || found != cases[i].found)
+            fail_msg("%s: class %d, found offset 0x%llx", cases[i].name, (int)c,
+                     (unsigned long long)found);
+    }
+}
+
+static void test_config(void **state)
+{
+    (void)state;
+    sb_verify_config c;
+    sb_verify_config_init(&c);
+    sb_error err;
+    assert_int_equal(sb_verify_check_config(&c, &err), SB_OK);
+    c.size_bytes = 100;
+    assert_int_equal(sb_verify_check_config(&c, &err), SB_E_INVALID);
+    sb_verify_config_init(&c);
+    c.file_bytes = 1000000;
+    assert_int_equal(sb_verify_check_config(&c, &err), SB_E_INVALID);
+    sb_verify_config_init(&c);
+    c.phase = SB_VERIFY_READ_ONLY;
+    c.size_bytes = 1 << 20;
+    assert_int_equal(sb_verify_check_config(&c, &err), SB_E_INVALID);
+    sb_verify_config_init(&c);
+    c.chunk_bytes = 1000;
+    assert_int_equal(sb_verify_check_config(&c, &err), SB_E_INVALID);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_classes),
+        cmocka_unit_test(test_config),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
