@@ -242,13 +242,27 @@ static void tick(bctx *b, unsigned long n, uint64_t now)
     pthread_mutex_unlock(&b->progress_lock);
 }
 
-static sb_status io_fail(const copy *cp, const char *what, int e, sb_error *err)
+/* An I/O error at byte offset off of the test file (-1: none to say). */
+static sb_status io_fail_at(const copy *cp, const char *what, int e, int64_t off, sb_error *err)
 {
     const char *path = cp->tf ? sb_testfile_path(cp->tf) : cp->b->dir;
     if (e == 0)
         return sb_error_set(err, SB_E_IO, 0, "%s of '%s' came up short", what, path);
-    return sb_error_set(err, e == ENOSPC ? SB_E_NOSPACE : SB_E_IO, e, "%s of '%s' failed", what,
-                        path);
+    sb_status st = e == ENOSPC ? SB_E_NOSPACE : SB_E_IO;
+    if (off >= 0)
+        return sb_error_set_at(err, st, e, off, "%s of '%s' failed at offset %lld", what, path,
+                               (long long)off);
+    return sb_error_set(err, st, e, "%s of '%s' failed", what, path);
+}
+
+/* As io_fail_at; a read or write failed on the sequential descriptor,
+ * which stays where the failing call began, so that is the offset. */
+static sb_status io_fail(const copy *cp, const char *what, int e, sb_error *err)
+{
+    int64_t off = -1;
+    if ((strcmp(what, "read") == 0 || strcmp(what, "write") == 0) && cp->fd >= 0)
+        off = (int64_t)lseek(cp->fd, 0, SEEK_CUR);
+    return io_fail_at(cp, what, e, off, err);
 }
 
 /* All of len, through EINTR and short transfers; false with errno set (0
@@ -458,13 +472,13 @@ static void *seeker_main(void *arg)
         uint64_t off = (uint64_t)(t & ~TICKET_UPDATE) * c->chunk_bytes;
         uint64_t t0 = sb_clock_ns();
         if (!full_pio(false, s->fd, s->buf, c->chunk_bytes, off)) {
-            s->st = io_fail(s->cp, "read", errno, &s->err);
+            s->st = io_fail_at(s->cp, "read", errno, (int64_t)off, &s->err);
             break;
         }
         if (t & TICKET_UPDATE) {
             s->buf[off / c->chunk_bytes % c->chunk_bytes]--;
             if (!full_pio(true, s->fd, s->buf, c->chunk_bytes, off)) {
-                s->st = io_fail(s->cp, "write", errno, &s->err);
+                s->st = io_fail_at(s->cp, "write", errno, (int64_t)off, &s->err);
                 break;
             }
             if (c->sync_writes && fsync(s->fd) != 0) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # eio.sh: a device that fails with EIO at a chosen offset (the FUSE
-# fixture). sweep, zcav and verify, on the raw device and on a filesystem
+# fixture). sweep, job, bonnie, zcav and verify, on the raw device and on a filesystem
 # over it, must each report the error with its offset, keep and print what
 # they measured before it, remove their files, exit non-zero, and not hang
 # (every run is under timeout).
@@ -51,8 +51,20 @@ grep -q '^  verdict  incomplete: ' "$out/verify-read.out" || sb_fail "verify: no
 run_eio sweep-read "offset $bad|$bad" sweep -q --no-save --destructive --bs 1m --size 48m -f csv "$rdev"
 grep -q ',write,1048576,' "$out/sweep-read.out" || sb_fail "sweep: the write point measured before the error is not printed"
 
+# storbench job, fio's way of reading the whole device: the error names the
+# job and the offset, the job's row is printed and marked incomplete.
+run_eio job-read "offset $bad" job -q --no-save --name=r --filename="$rdev" --rw=read \
+    --bs=1m --direct=1
+grep -qE '^r +read \* ' "$out/job-read.out" || sb_fail "job: the read row is not printed and marked *"
+grep -q "^\* r read: incomplete: " "$out/job-read.out" || sb_fail "job: the output does not say why it is incomplete"
+# ... and with io_uring, at queue depth 8: the requests in flight are reaped.
+run_eio job-read-uring "offset $bad" job -q --no-save --name=r --filename="$rdev" --rw=read \
+    --bs=1m --direct=1 --ioengine=io_uring --iodepth=8
+
 # ---- writes fail at 40 MiB ----------------------------------------------
 sb_fuse_create 64 64 wdev "eio_write=$range"
+run_eio job-write "offset $bad" job -q --no-save --destructive --name=w --filename="$wdev" \
+    --rw=write --bs=1m --direct=1
 run_eio zcav-write "offset $bad|$bad" zcav -w --destructive -b 8 -q --no-save "$wdev"
 [[ $(grep -c '^[0-9]' "$out/zcav-write.out") -eq 5 ]] || sb_fail "zcav -w: the 5 blocks before the error are not all printed"
 run_eio verify-write "byte offset $bad" verify -q --no-save --destructive --no-probe "$wdev"
@@ -74,4 +86,11 @@ grep -q '^  verdict  incomplete: ' "$out/verify-fs.out" || sb_fail "verify on a 
 [[ -z $(find "$mnt" -name 'storbench-*') ]] || sb_fail "verify left files on the filesystem: $(ls "$mnt")"
 run_eio sweep-fs "offset [0-9]+" sweep -q --no-save --bs 1m --size 32m -f csv "$mnt"
 [[ -z $(find "$mnt" -name 'storbench-*') ]] || sb_fail "sweep left files on the filesystem: $(ls "$mnt")"
-echo "PASS: sweep, zcav and verify report EIO with its offset, keep their results, clean up and exit non-zero"
+# job: its generated file (fio's r.0.0) is laid out and read back.
+run_eio job-fs "offset [0-9]+" job -q --no-save --name=r --directory="$mnt" --size=32m \
+    --rw=read --bs=1m --direct=1
+[[ -z $(find "$mnt" -name 'r.0.*') ]] || sb_fail "job left its file on the filesystem: $(ls "$mnt")"
+# bonnie: block output lands in the failing range, block input fails there.
+run_eio bonnie-fs "offset [0-9]+" bonnie --no-save -f -n 0 -s 32 "$mnt"
+[[ -z $(find "$mnt" -name 'storbench-*') ]] || sb_fail "bonnie left files on the filesystem: $(ls "$mnt")"
+echo "PASS: sweep, job, bonnie, zcav and verify report EIO with its offset, keep their results, clean up and exit non-zero"
