@@ -136,6 +136,13 @@ struct sb_store *cli_open_archive(const char *db, int *rc);
 int cli_select_runs(struct sb_store *store, const struct sb_store_filter *filter, const char *cmd,
                     char **argv, int first, int argc, int64_t **ids, size_t *n);
 
+/* Loads the runs ids[0 .. n) from store into a new array for the
+ * comparing renderers; NULL with the error printed when one cannot be
+ * loaded or memory runs out. cli_free_runs releases it. */
+struct sb_compare_run;
+struct sb_compare_run *cli_load_runs(struct sb_store *store, const int64_t *ids, size_t n);
+void cli_free_runs(struct sb_compare_run *runs, size_t n);
+
 /* Subcommands: argv[0] is the subcommand's name; cmdline is the whole
  * command line as typed, recorded with the run. */
 int cmd_sweep(const char *cmdline, int argc, char **argv);

@@ -200,47 +200,31 @@ static int write_file(const char *path, const sb_buf *buf)
 
 static int render(sb_store *store, const report_args *a, const int64_t *ids, size_t n)
 {
-    sb_compare_run *runs = calloc(n ? n : 1, sizeof *runs);
+    sb_compare_run *runs = cli_load_runs(store, ids, n);
     sb_error err;
     int rc = CLI_EXIT_OK;
-    size_t loaded = 0;
-    if (!runs) {
-        cli_error("out of memory");
+    if (!runs)
         return CLI_EXIT_FAIL;
-    }
-    for (; loaded < n; loaded++) {
-        sb_run *run;
-        if (sb_store_load(store, ids[loaded], &run, &err) != SB_OK) {
-            cli_error("%s", err.msg);
+    sb_buf buf = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &buf);
+    sb_html_opts o = a->html;
+    o.generated_unix = generated_time();
+    sb_status st = sb_html_render(runs, n, a->format, &o, &sink, &err);
+    if (st != SB_OK) {
+        cli_error("report: %s", err.msg);
+        rc = st == SB_E_INVALID ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    } else if (a->output) {
+        rc = write_file(a->output, &buf);
+    } else {
+        bool ok = fwrite(buf.data ? buf.data : "", 1, buf.len, stdout) == buf.len;
+        if (fflush(stdout) != 0 || !ok) {
+            cli_error("writing the report failed: %s", strerror(errno));
             rc = CLI_EXIT_FAIL;
-            break;
         }
-        runs[loaded] = (sb_compare_run){ ids[loaded], run };
     }
-    if (rc == CLI_EXIT_OK) {
-        sb_buf buf = { 0 };
-        sb_sink sink;
-        sb_sink_init_buf(&sink, &buf);
-        sb_html_opts o = a->html;
-        o.generated_unix = generated_time();
-        sb_status st = sb_html_render(runs, n, a->format, &o, &sink, &err);
-        if (st != SB_OK) {
-            cli_error("report: %s", err.msg);
-            rc = st == SB_E_INVALID ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
-        } else if (a->output) {
-            rc = write_file(a->output, &buf);
-        } else {
-            bool ok = fwrite(buf.data ? buf.data : "", 1, buf.len, stdout) == buf.len;
-            if (fflush(stdout) != 0 || !ok) {
-                cli_error("writing the report failed: %s", strerror(errno));
-                rc = CLI_EXIT_FAIL;
-            }
-        }
-        sb_buf_free(&buf);
-    }
-    for (size_t i = 0; i < loaded; i++)
-        sb_run_free((sb_run *)runs[i].run);
-    free(runs);
+    sb_buf_free(&buf);
+    cli_free_runs(runs, n);
     return rc;
 }
 

@@ -650,40 +650,51 @@ int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *
     return rc;
 }
 
-static int compare_ids(sb_store *store, const results_args *a, const int64_t *ids, size_t n)
+sb_compare_run *cli_load_runs(sb_store *store, const int64_t *ids, size_t n)
 {
-    sb_compare_run *runs = calloc(n, sizeof *runs);
-    sb_error err;
-    int rc = CLI_EXIT_OK;
-    size_t loaded = 0;
+    sb_compare_run *runs = calloc(n ? n : 1, sizeof *runs);
     if (!runs) {
         cli_error("out of memory");
-        return CLI_EXIT_FAIL;
+        return NULL;
     }
-    for (; loaded < n; loaded++) {
+    for (size_t i = 0; i < n; i++) {
         sb_run *run;
-        if (sb_store_load(store, ids[loaded], &run, &err) != SB_OK) {
+        sb_error err;
+        if (sb_store_load(store, ids[i], &run, &err) != SB_OK) {
             cli_error("%s", err.msg);
-            rc = CLI_EXIT_FAIL;
-            break;
+            cli_free_runs(runs, i);
+            return NULL;
         }
-        runs[loaded] = (sb_compare_run){ ids[loaded], run };
+        runs[i] = (sb_compare_run){ ids[i], run };
     }
-    if (rc == CLI_EXIT_OK) {
-        sb_buf buf = { 0 };
-        sb_sink sink;
-        sb_sink_init_buf(&sink, &buf);
-        if (sb_compare_render(runs, n, a->format, &a->report, &sink, &err) != SB_OK) {
-            cli_error("%s", err.msg);
-            rc = CLI_EXIT_FAIL;
-        } else {
-            rc = put_stdout(&buf);
-        }
-        sb_buf_free(&buf);
-    }
-    for (size_t i = 0; i < loaded; i++)
+    return runs;
+}
+
+void cli_free_runs(sb_compare_run *runs, size_t n)
+{
+    for (size_t i = 0; runs && i < n; i++)
         sb_run_free((sb_run *)runs[i].run);
     free(runs);
+}
+
+static int compare_ids(sb_store *store, const results_args *a, const int64_t *ids, size_t n)
+{
+    sb_compare_run *runs = cli_load_runs(store, ids, n);
+    sb_error err;
+    int rc = CLI_EXIT_OK;
+    if (!runs)
+        return CLI_EXIT_FAIL;
+    sb_buf buf = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &buf);
+    if (sb_compare_render(runs, n, a->format, &a->report, &sink, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        rc = CLI_EXIT_FAIL;
+    } else {
+        rc = put_stdout(&buf);
+    }
+    sb_buf_free(&buf);
+    cli_free_runs(runs, n);
     return rc;
 }
 
