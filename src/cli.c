@@ -305,8 +305,9 @@ void cli_job_progress(const sb_job_progress *p, void *ctx)
     char el[32], eta[32];
     sb_format_duration(p->elapsed_ns, el, sizeof el);
     sb_format_duration(p->eta_ns, eta, sizeof eta);
-    cli_progress_draw("job: %s, %u/%u running  read %.1f MiB/s  write %.1f MiB/s  %s%s%s", p->phase,
-                      p->running, p->total, p->read_rate / 1048576.0, p->write_rate / 1048576.0, el,
+    cli_progress_draw("%s: %s, %u/%u running  read %.1f MiB/s  write %.1f MiB/s  %s%s%s",
+                      p->name ? p->name : "job", p->phase, p->running, p->total,
+                      p->read_rate / 1048576.0, p->write_rate / 1048576.0, el,
                       p->eta_ns ? "  ETA " : "", p->eta_ns ? eta : "");
 }
 

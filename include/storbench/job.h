@@ -60,6 +60,7 @@ typedef struct sb_job_progress {
     uint64_t elapsed_ns; /* of the current stonewall group */
     uint64_t eta_ns;     /* of the current group, when it can be known; else 0 */
     const char *phase;   /* "laying out", "ramp", "running" */
+    const char *name;    /* the first job of the current stonewall group */
 } sb_job_progress;
 
 typedef void (*sb_job_progress_fn)(const sb_job_progress *p, void *ctx);

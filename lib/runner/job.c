@@ -977,6 +977,8 @@ static void report_progress(shared *sh, worker *ws, size_t n, unsigned barrier, 
             p.finished += w->job->barrier < barrier;
             continue;
         }
+        if (!p.name)
+            p.name = w->job->name;
         if (s == 3)
             p.finished++;
         else if (s >= 1)
