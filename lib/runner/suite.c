@@ -107,7 +107,7 @@ sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free
                 size = free_bytes / 4 * 3 / (1u << 20) * (1u << 20);
         }
         if (size < SB_SUITE_MIN_SIZE) {
-            free(b.v);
+            sb_suite_args_free(b.v);
             return sb_error_set(err, SB_E_NOSPACE, 0,
                                 "'%s' has %" PRIu64 " MiB free; the suite needs a test file of at "
                                 "least %llu MiB",
