@@ -15,7 +15,8 @@ typedef struct command {
 } command;
 
 static const command commands[] = {
-    { "run", cmd_run, "the standard check on each TARGET (default: the current directory)" },
+    { "run", cmd_run,
+      "the standard suite (sequential and random, QD1-32) on each directory; --profile pi" },
     { "sweep", cmd_sweep,
       "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
     { "job", cmd_job, "fio job files and fio's command-line options, run by storbench" },
