@@ -905,7 +905,11 @@ static sb_status worker_setup(worker *w, sb_error *err)
                                 f->path);
             return job_fail(err, SB_E_IO, j, "cannot open '%s': %s", f->path, strerror(errno));
         }
-        if (j->invalidate && !j->direct) {
+        /* As fio: invalidate=1 drops the file's cache before the job, also
+         * with direct=1, where a filesystem that quietly serves O_DIRECT
+         * from the page cache (ext4 with data=journal) would otherwise
+         * read back what the layout just wrote. */
+        if (j->invalidate) {
             sb_error e2;
             if (sb_cache_drop_file(w->fds[i], j->offset_bytes, w->file_bytes, &e2) != SB_OK)
                 note(sh->c, "job '%s': could not drop the cache of '%s': %s", j->name, f->path,
