@@ -157,7 +157,7 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     cfg.destructive = a->destructive;
     cfg.notes = notes;
     sb_error err;
-    if (sb_job_check(jobs, &cfg, &err) != SB_OK) {
+    if (sb_job_check(jobs, &err) != SB_OK) {
         cli_error("%s", err.msg);
         return err.status == SB_E_UNSUPPORTED ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
     }

@@ -78,12 +78,14 @@ typedef struct sb_job_config {
 /* Zero-initialised with kind "job". */
 void sb_job_config_init(sb_job_config *c);
 
-/* Checks every job before anything is created: the engine is known and
- * usable here, sizes can be resolved (size, filesize or an existing file
- * or device), bs fits the size, direct=1 block sizes and offsets are
- * multiples of the logical block size of the file's device, targets exist
- * and may be written. The message names the job ("job 'x': ..."). */
-SB_MUST_CHECK sb_status sb_job_check(const sb_joblist *jobs, const sb_job_config *c, sb_error *err);
+/* Checks what the jobs alone decide, before any file is looked at: the
+ * engine is known and usable here, iodepth, numjobs and block sizes are in
+ * range, time_based has a runtime. (sb_job_run then checks the files before
+ * it writes anything: sizes can be resolved from size, filesize or an
+ * existing file or device, bs fits them, direct=1 block sizes and offsets
+ * are multiples of the logical block size, the targets may be written.) The
+ * message names the job ("job 'x' (FILE:LINE): ..."). */
+SB_MUST_CHECK sb_status sb_job_check(const sb_joblist *jobs, sb_error *err);
 
 /* Writes the I/O engines (ioengine=), each with its description and
  * whether it works here (or why not), two lines each. */

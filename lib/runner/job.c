@@ -418,9 +418,8 @@ void sb_job_engines_help(sb_sink *out)
     }
 }
 
-sb_status sb_job_check(const sb_joblist *jobs, const sb_job_config *c, sb_error *err)
+sb_status sb_job_check(const sb_joblist *jobs, sb_error *err)
 {
-    (void)c;
     if (jobs->count == 0)
         return sb_error_set(err, SB_E_INVALID, 0, "no job to run");
     for (size_t i = 0; i < jobs->count; i++) {
@@ -691,11 +690,10 @@ static bool wants_sync(const worker *w)
            (j->fdatasync_every && w->writes_since_sync >= j->fdatasync_every);
 }
 
-static sb_status io_error(worker *w, unsigned fi, int d, int64_t off, ssize_t res, size_t len)
+static sb_status io_error(worker *w, unsigned fi, int d, int64_t off, ssize_t res)
 {
     const char *path = w->sh->files[w->fidx[fi]].path;
     int e = res < 0 ? (int)-res : 0;
-    (void)len;
     if (res == 0)
         return sb_error_set_at(&w->err, SB_E_IO, 0, off,
                                "job '%s': unexpected end of '%s' at offset %" PRId64, w->job->name,
@@ -726,7 +724,7 @@ static sb_status sync_loop(worker *w)
         if (r <= 0) {
             if (r < 0)
                 r = -errno;
-            return io_error(w, fi, d, off, r, len);
+            return io_error(w, fi, d, off, r);
         }
         w->pos[fi] = off + r;
         account(w, d, t1 - t0, len, r);
@@ -809,7 +807,7 @@ static sb_status async_loop(worker *w)
             int d = io->write ? SB_DIR_WRITE : SB_DIR_READ;
             if (io->res <= 0) {
                 if (st == SB_OK)
-                    st = io_error(w, (unsigned)(uintptr_t)io->user, d, io->off, io->res, io->len);
+                    st = io_error(w, (unsigned)(uintptr_t)io->user, d, io->off, io->res);
                 done = true;
                 continue;
             }
@@ -962,7 +960,7 @@ static void worker_free(worker *w)
 /* ---- running the groups -------------------------------------------------- */
 
 static void report_progress(shared *sh, worker *ws, size_t n, unsigned barrier, uint64_t t0,
-                            uint64_t *last_ns, uint64_t last_bytes[2], bool final)
+                            uint64_t *last_ns, uint64_t last_bytes[2])
 {
     const sb_job_config *c = sh->c;
     if (!c->progress)
@@ -1005,7 +1003,6 @@ static void report_progress(shared *sh, worker *ws, size_t n, unsigned barrier, 
     p.eta_ns = eta;
     if (ramp)
         p.phase = "ramp";
-    (void) final;
     c->progress(&p, c->progress_ctx);
     *last_ns = now;
     last_bytes[0] = bytes[0];
@@ -1066,12 +1063,12 @@ static sb_status run_group(shared *sh, worker *ws, size_t n, unsigned barrier, s
             pthread_cond_timedwait(&sh->cond, &sh->lock, &until);
             if (sh->n_done < cnt && sb_clock_ns() - last_ns >= PROGRESS_NS) {
                 pthread_mutex_unlock(&sh->lock);
-                report_progress(sh, ws, n, barrier, t0, &last_ns, last_bytes, false);
+                report_progress(sh, ws, n, barrier, t0, &last_ns, last_bytes);
                 pthread_mutex_lock(&sh->lock);
             }
         }
         pthread_mutex_unlock(&sh->lock);
-        report_progress(sh, ws, n, barrier, t0, &last_ns, last_bytes, true);
+        report_progress(sh, ws, n, barrier, t0, &last_ns, last_bytes);
     }
     for (size_t i = 0; i < n; i++)
         if (ws[i].started && ws[i].job->barrier == barrier) {
@@ -1398,7 +1395,7 @@ static sb_status build_workers(shared *sh, const sb_joblist *jobs, worker **out,
 
 sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run, sb_error *err)
 {
-    SB_TRY(sb_job_check(jobs, c, err));
+    SB_TRY(sb_job_check(jobs, err));
     shared sh = { .c = c };
     pthread_mutex_init(&sh.lock, NULL);
     pthread_cond_init(&sh.cond, NULL);
