@@ -242,6 +242,20 @@ static void tick(bctx *b, unsigned long n, uint64_t now)
     pthread_mutex_unlock(&b->progress_lock);
 }
 
+/* The end of one timed operation begun at t0 (a chunk, or a file): its
+ * latency, units units of work, progress; SB_E_INTERRUPTED when the stop
+ * flag is up. */
+static sb_status op_done(bctx *b, copy *cp, uint64_t t0, uint64_t units, sb_error *err)
+{
+    uint64_t t1 = sb_clock_ns();
+    sb_hist_add(cp->hist, t1 - t0);
+    cp->units += units;
+    tick(b, 1, t1);
+    if (stopped(b))
+        return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+    return SB_OK;
+}
+
 /* An I/O error at byte offset off of the test file (-1: none to say). */
 static sb_status io_fail_at(const copy *cp, const char *what, int e, int64_t off, sb_error *err)
 {
@@ -339,12 +353,7 @@ static sb_status t_putc(bctx *b, copy *cp, sb_error *err)
             if (!full_io(true, cp->fd, &ch, 1))
                 return io_fail(cp, "write", errno, err);
         }
-        uint64_t t1 = sb_clock_ns();
-        sb_hist_add(cp->hist, t1 - t0);
-        cp->units += c->chunk_bytes;
-        tick(b, 1, t1);
-        if (stopped(b))
-            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        SB_TRY(op_done(b, cp, t0, c->chunk_bytes, err));
     }
     return flush(cp, err);
 }
@@ -364,12 +373,7 @@ static sb_status t_write(bctx *b, copy *cp, sb_error *err)
             return io_fail(cp, "write", errno, err);
         if (c->sync_writes)
             SB_TRY(flush(cp, err));
-        uint64_t t1 = sb_clock_ns();
-        sb_hist_add(cp->hist, t1 - t0);
-        cp->units += c->chunk_bytes;
-        tick(b, 1, t1);
-        if (stopped(b))
-            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        SB_TRY(op_done(b, cp, t0, c->chunk_bytes, err));
     }
     return flush(cp, err);
 }
@@ -390,12 +394,7 @@ static sb_status t_rewrite(bctx *b, copy *cp, sb_error *err)
             return io_fail(cp, "write", errno, err);
         if (c->sync_writes)
             SB_TRY(flush(cp, err));
-        uint64_t t1 = sb_clock_ns();
-        sb_hist_add(cp->hist, t1 - t0);
-        cp->units += c->chunk_bytes;
-        tick(b, 1, t1);
-        if (stopped(b))
-            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        SB_TRY(op_done(b, cp, t0, c->chunk_bytes, err));
     }
     return flush(cp, err);
 }
@@ -414,12 +413,7 @@ static sb_status t_getc(bctx *b, copy *cp, sb_error *err)
             /* Used, so that nothing can drop the read. */
             cp->buf[(unsigned char)ch]++;
         }
-        uint64_t t1 = sb_clock_ns();
-        sb_hist_add(cp->hist, t1 - t0);
-        cp->units += c->chunk_bytes;
-        tick(b, 1, t1);
-        if (stopped(b))
-            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        SB_TRY(op_done(b, cp, t0, c->chunk_bytes, err));
     }
     return SB_OK;
 }
@@ -433,12 +427,7 @@ static sb_status t_read(bctx *b, copy *cp, sb_error *err)
         uint64_t t0 = sb_clock_ns();
         if (!full_io(false, cp->fd, cp->buf, c->chunk_bytes))
             return io_fail(cp, "read", errno, err);
-        uint64_t t1 = sb_clock_ns();
-        sb_hist_add(cp->hist, t1 - t0);
-        cp->units += c->chunk_bytes;
-        tick(b, 1, t1);
-        if (stopped(b))
-            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        SB_TRY(op_done(b, cp, t0, c->chunk_bytes, err));
     }
     return SB_OK;
 }
@@ -743,12 +732,7 @@ static sb_status create_files(bctx *b, copy *cp, sb_error *err)
             return file_fail(cp, "syncing", name, e, err);
         }
         close(fd);
-        uint64_t t1 = sb_clock_ns();
-        sb_hist_add(cp->hist, t1 - t0);
-        cp->units++;
-        tick(b, 1, t1);
-        if (stopped(b))
-            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        SB_TRY(op_done(b, cp, t0, 1, err));
     }
     return sync_fs(cp, err);
 }
@@ -811,15 +795,10 @@ static sb_status walk_files(bctx *b, copy *cp, bool del, sb_error *err)
             }
             if (st != SB_OK)
                 break;
-            uint64_t t1 = sb_clock_ns();
-            sb_hist_add(cp->hist, t1 - t0);
             seen++;
-            cp->units++;
-            tick(b, 1, t1);
-            if (stopped(b)) {
-                st = sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+            st = op_done(b, cp, t0, 1, err);
+            if (st != SB_OK)
                 break;
-            }
         }
         closedir(d);
         if (st != SB_OK)
@@ -853,12 +832,7 @@ static sb_status random_files(bctx *b, copy *cp, bool del, sb_error *err)
         } else {
             SB_TRY(stat_one(b, cp, dfd, name, err));
         }
-        uint64_t t1 = sb_clock_ns();
-        sb_hist_add(cp->hist, t1 - t0);
-        cp->units++;
-        tick(b, 1, t1);
-        if (stopped(b))
-            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        SB_TRY(op_done(b, cp, t0, 1, err));
     }
     if (del) {
         SB_TRY(sync_fs(cp, err));
