@@ -903,16 +903,6 @@ static sb_status worker_setup(worker *w, sb_error *err)
                                 f->path);
             return job_fail(err, SB_E_IO, j, "cannot open '%s': %s", f->path, strerror(errno));
         }
-        /* As fio: invalidate=1 drops the file's cache before the job, also
-         * with direct=1, where a filesystem that quietly serves O_DIRECT
-         * from the page cache (ext4 with data=journal) would otherwise
-         * read back what the layout just wrote. */
-        if (j->invalidate) {
-            sb_error e2;
-            if (sb_cache_drop_file(w->fds[i], j->offset_bytes, w->file_bytes, &e2) != SB_OK)
-                note(sh->c, "job '%s': could not drop the cache of '%s': %s", j->name, f->path,
-                     e2.msg);
-        }
     }
     for (int d = 0; d < 2; d++) {
         uint64_t bs = j->bs_bytes[d] ? j->bs_bytes[d] : 1;
@@ -1027,6 +1017,22 @@ static sb_status run_group(shared *sh, worker *ws, size_t n, unsigned barrier, s
             }
             SB_TRY(layout_file(sh, &sh->files[i], err));
         }
+    /* As fio: invalidate=1 drops a file's cache before the jobs that use
+     * it, also with direct=1, where a filesystem that quietly serves
+     * O_DIRECT from the page cache (ext4 with data=journal) would otherwise
+     * read back what the layout just wrote. Once per file, however many
+     * jobs share it. */
+    for (size_t i = 0; i < sh->n_files; i++) {
+        jfile *f = &sh->files[i];
+        bool drop = false;
+        for (size_t k = 0; k < n && !drop; k++)
+            for (unsigned fi = 0; fi < ws[k].n_files && !drop; fi++)
+                drop =
+                    ws[k].job->barrier == barrier && ws[k].job->invalidate && ws[k].fidx[fi] == i;
+        sb_error e2;
+        if (drop && sb_cache_drop_file(sb_testfile_fd(f->tf), 0, 0, &e2) != SB_OK)
+            note(c, "could not drop the cache of '%s': %s", f->path, e2.msg);
+    }
     for (size_t i = 0; i < n; i++)
         if (ws[i].job->barrier == barrier)
             SB_TRY(worker_setup(&ws[i], err));
