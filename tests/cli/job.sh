@@ -8,6 +8,7 @@
 #  * --output-format=json: valid JSON in fio's shape on stdout, nothing else
 #    there, and `storbench results import` reads it back as a fio run;
 #  * the run is saved and `results show` prints its job table;
+#  * every file of the broken corpus: exit 2, one error naming FILE:LINE;
 #  * SIGINT during a time_based job: exit 130, no file left.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
@@ -95,6 +96,26 @@ else
     sb_run "$T/out/show" results show "$id"
     grep -qE '^(test +read|writer +write) ' "$T/out/show.stdout" || bad "results show $id: no job table"
 fi
+
+# The broken job files: exit 2, the error (the last stderr line; an unset
+# variable is warned about first) names FILE:LINE, nothing on stdout, nothing
+# created. Run from the corpus directory, where includes are relative.
+corpus=${SB_SOURCE_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../..}/tests/data/jobs/bad
+n=0
+for f in "$corpus"/*.fio; do
+    name=$(basename -- "$f")
+    rc=0
+    (cd "$corpus" && "$STORBENCH" job --no-save --directory="$T/temp" "$name") \
+        >"$T/out/bad.stdout" 2>"$T/out/bad.stderr" </dev/null || rc=$?
+    last=$(tail -n 1 "$T/out/bad.stderr")
+    [[ $rc -eq 2 ]] || bad "$name: exit status $rc, expected 2"
+    [[ $last =~ ^storbench:\ [^:]+:[0-9]+:\  ]] || bad "$name: the error does not name FILE:LINE: $last"
+    [[ ! -s $T/out/bad.stdout ]] || bad "$name: wrote on stdout"
+    n=$((n + 1))
+done
+[[ $n -ge 20 ]] || bad "only $n broken job files found in $corpus"
+left=$(ls -A "$T/temp")
+[[ -z $left ]] || bad "broken job files: left behind: $left"
 
 # SIGINT in the middle of a time-based job.
 "$STORBENCH" job -q --no-save --name=long --directory="$T/temp" --size=4m --rw=randread \
