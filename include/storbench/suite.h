@@ -38,7 +38,8 @@ typedef struct sb_suite_config {
     sb_suite_profile profile;
     uint64_t runtime_us; /* per test of the standard suite (default 5 s) */
     uint64_t size_bytes; /* standard suite's file; 0: 1 GiB, less when space is short */
-    const char *engine;  /* the asynchronous engine; NULL: io_uring, else libaio */
+    const char *engine;  /* the queued tests' engine; NULL: io_uring, else libaio
+                          * (the pi profile: libaio, else io_uring) */
     atomic_int *stop;
     sb_job_progress_fn progress;
     void *progress_ctx;

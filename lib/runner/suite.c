@@ -19,29 +19,41 @@ void sb_suite_config_init(sb_suite_config *c)
     c->runtime_us = 5000000;
 }
 
-/* An asynchronous engine that works here: the one asked for, else
- * io_uring, else libaio; NULL when there is none. */
-static const char *async_engine(const sb_suite_config *c, sb_error *err)
+/* Whether the engine called name exists and works here; why not in err. */
+static bool engine_usable(const char *name, sb_error *err)
 {
-    const char *want[] = { c->engine, "io_uring", "libaio" };
-    for (size_t i = c->engine ? 0 : 1; i < sizeof want / sizeof want[0]; i++) {
-        const sb_engine_ops *e = sb_engine_find(want[i]);
-        sb_error e2;
-        if (!e) {
-            if (i == 0)
-                return sb_error_set(err, SB_E_INVALID, 0, "--engine: '%s' is not an engine",
-                                    want[i]),
-                       NULL;
-            continue;
-        }
-        if (e->probe && e->probe(&e2) != SB_OK) {
-            if (i == 0)
-                return sb_error_set(err, SB_E_UNSUPPORTED, 0, "%s", e2.msg), NULL;
-            continue;
-        }
-        return want[i];
+    const sb_engine_ops *e = sb_engine_find(name);
+    if (!e) {
+        sb_error_set(err, SB_E_INVALID, 0, "--engine: '%s' is not an engine", name);
+        return false;
     }
-    return NULL;
+    return !e->probe || e->probe(err) == SB_OK;
+}
+
+/* The engine of the queued tests: the one asked for (an error when it does
+ * not work here), else the first of the profile's two that works; *out is
+ * NULL when neither does. The standard suite prefers io_uring, the pi
+ * profile libaio (what Storage.sh's fio uses). */
+static sb_status pick_engine(const sb_suite_config *c, const char **out, sb_error *err)
+{
+    *out = NULL;
+    if (c->engine) {
+        if (!engine_usable(c->engine, err))
+            return err->status;
+        *out = c->engine;
+        return SB_OK;
+    }
+    const char *order[2] = { "io_uring", "libaio" };
+    if (c->profile == SB_SUITE_PI) {
+        order[0] = "libaio";
+        order[1] = "io_uring";
+    }
+    for (size_t i = 0; i < 2 && !*out; i++) {
+        sb_error ignored;
+        if (engine_usable(order[i], &ignored))
+            *out = order[i];
+    }
+    return SB_OK;
 }
 
 typedef struct argv_b {
@@ -90,10 +102,8 @@ sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free
 {
     *argv = NULL;
     *argc = 0;
-    sb_error e2 = { 0 };
-    const char *aeng = async_engine(c, &e2);
-    if (!aeng && e2.status != SB_OK)
-        return *err = e2, e2.status;
+    const char *aeng;
+    SB_TRY(pick_engine(c, &aeng, err));
     argv_b b = { 0 };
     long pid = (long)getpid();
     add(&b, "--directory=%s", dir);
