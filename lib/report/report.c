@@ -65,6 +65,24 @@ double sb_report_value(const sb_test *t, const char *metric, double def)
     return m ? m->value : def;
 }
 
+/* A latency in ns as "8.5us", "812us", "2.10ms", "12.3ms", "1.20s"; "-" when
+ * unknown (0 or less). */
+void sb_report_fmt_ns(double ns, char *buf, size_t len)
+{
+    if (!(ns > 0))
+        snprintf(buf, len, "-");
+    else if (ns < 1e4)
+        snprintf(buf, len, "%.1fus", ns / 1e3);
+    else if (ns < 1e6)
+        snprintf(buf, len, "%.0fus", ns / 1e3);
+    else if (ns < 1e7)
+        snprintf(buf, len, "%.2fms", ns / 1e6);
+    else if (ns < 1e9)
+        snprintf(buf, len, "%.1fms", ns / 1e6);
+    else
+        snprintf(buf, len, "%.2fs", ns / 1e9);
+}
+
 void sb_report_utc(int64_t unix_s, char *buf, size_t len)
 {
     time_t t = (time_t)unix_s;

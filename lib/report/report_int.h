@@ -39,6 +39,10 @@ sb_status sb_report_json_emit(struct json_t *root, sb_sink *sink, sb_error *err)
 /* "2026-12-02 10:40 UTC" from a Unix time. */
 void sb_report_utc(int64_t unix_s, char *buf, size_t len);
 
+/* A latency in ns for a table cell: "8.5us", "812us", "2.10ms", "12.3ms",
+ * "1.20s"; "-" when 0 or less. */
+void sb_report_fmt_ns(double ns, char *buf, size_t len);
+
 /* The tables of fio-style job results (kinds job, suite, fio), one per
  * target; false when run has none (nothing written). */
 bool sb_report_job_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink);

@@ -13,6 +13,7 @@
 
 #include "report/report_int.h"
 #include "storbench/job.h"
+#include "storbench/stats.h"
 #include "storbench/units.h"
 
 /* What fio's JSON holds: job results, the suite's (both from job.c) and
@@ -28,23 +29,6 @@ static bool is_fio_kind(const sb_test *t)
 static bool is_job_kind(const char *kind)
 {
     return strcmp(kind, "job") == 0 || strcmp(kind, "fio") == 0;
-}
-
-/* A latency in ns as "812us", "2.10ms", "1.20s"; "-" when unknown. */
-static void fmt_lat(double ns, char *buf, size_t len)
-{
-    if (!(ns > 0))
-        snprintf(buf, len, "-");
-    else if (ns < 1e4)
-        snprintf(buf, len, "%.1fus", ns / 1e3);
-    else if (ns < 1e6)
-        snprintf(buf, len, "%.0fus", ns / 1e3);
-    else if (ns < 1e7)
-        snprintf(buf, len, "%.2fms", ns / 1e6);
-    else if (ns < 1e9)
-        snprintf(buf, len, "%.1fms", ns / 1e6);
-    else
-        snprintf(buf, len, "%.2fs", ns / 1e9);
 }
 
 static const char *param(const sb_test *t, const char *key, const char *def)
@@ -98,11 +82,11 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
         if (!is_job_kind(t->kind))
             continue;
         char lat[5][24];
-        fmt_lat(sb_report_value(t, "lat_mean", 0), lat[0], sizeof lat[0]);
-        fmt_lat(sb_report_value(t, "clat_p50", 0), lat[1], sizeof lat[1]);
-        fmt_lat(sb_report_value(t, "clat_p99", 0), lat[2], sizeof lat[2]);
-        fmt_lat(sb_report_value(t, "clat_p99.9", 0), lat[3], sizeof lat[3]);
-        fmt_lat(sb_report_value(t, "lat_max", 0), lat[4], sizeof lat[4]);
+        sb_report_fmt_ns(sb_report_value(t, "lat_mean", 0), lat[0], sizeof lat[0]);
+        sb_report_fmt_ns(sb_report_value(t, "clat_p50", 0), lat[1], sizeof lat[1]);
+        sb_report_fmt_ns(sb_report_value(t, "clat_p99", 0), lat[2], sizeof lat[2]);
+        sb_report_fmt_ns(sb_report_value(t, "clat_p99.9", 0), lat[3], sizeof lat[3]);
+        sb_report_fmt_ns(sb_report_value(t, "lat_max", 0), lat[4], sizeof lat[4]);
         sb_report_table_set(&tb, r, 0, "%s", param(t, "jobname", t->name));
         sb_report_table_set(&tb, r, 1, "%s%s", param(t, "direction", ""), t->complete ? "" : " *");
         incomplete |= !t->complete;
@@ -263,23 +247,17 @@ static json_t *lat_object(const sb_test *t, bool percentiles)
     return o;
 }
 
-static void minmax(const sb_measurement *m, double *mn, double *mx, double *mean, double *dev)
+/* Minimum, maximum, mean and standard deviation of a measurement's
+ * samples (all 0 without samples). */
+static sb_running sample_stats(const sb_measurement *m)
 {
-    *mn = *mx = *mean = *dev = 0;
-    if (!m || m->n_samples == 0)
-        return;
-    double sum = 0, sq = 0;
-    *mn = *mx = m->samples[0];
-    for (size_t i = 0; i < m->n_samples; i++) {
-        double v = m->samples[i];
-        *mn = v < *mn ? v : *mn;
-        *mx = v > *mx ? v : *mx;
-        sum += v;
-    }
-    *mean = sum / (double)m->n_samples;
-    for (size_t i = 0; i < m->n_samples; i++)
-        sq += (m->samples[i] - *mean) * (m->samples[i] - *mean);
-    *dev = m->n_samples > 1 ? sqrt(sq / (double)(m->n_samples - 1)) : 0;
+    sb_running r;
+    sb_running_init(&r);
+    for (size_t i = 0; m && i < m->n_samples; i++)
+        sb_running_add(&r, m->samples[i]);
+    if (r.n == 0)
+        r.min = r.max = 0;
+    return r;
 }
 
 static json_t *dir_object(const sb_test *t)
@@ -308,22 +286,19 @@ static json_t *dir_object(const sb_test *t)
     json_object_set_new(o, "slat_ns", slat);
     json_object_set_new(o, "clat_ns", lat_object(t, true));
     json_object_set_new(o, "lat_ns", lat_object(t, false));
-    double mn, mx, mean, dev;
-    const sb_measurement *m = t ? sb_test_measurement(t, "throughput") : NULL;
-    minmax(m, &mn, &mx, &mean, &dev);
-    json_object_set_new(o, "bw_min", json_integer((json_int_t)llround(mn / 1024)));
-    json_object_set_new(o, "bw_max", json_integer((json_int_t)llround(mx / 1024)));
+    sb_running r = sample_stats(t ? sb_test_measurement(t, "throughput") : NULL);
+    json_object_set_new(o, "bw_min", json_integer((json_int_t)llround(r.min / 1024)));
+    json_object_set_new(o, "bw_max", json_integer((json_int_t)llround(r.max / 1024)));
     json_object_set_new(o, "bw_agg", sb_report_jnum(t ? 100.0 : 0.0));
-    json_object_set_new(o, "bw_mean", sb_report_jnum(mean / 1024));
-    json_object_set_new(o, "bw_dev", sb_report_jnum(dev / 1024));
-    json_object_set_new(o, "bw_samples", json_integer(m ? (json_int_t)m->n_samples : 0));
-    m = t ? sb_test_measurement(t, "iops") : NULL;
-    minmax(m, &mn, &mx, &mean, &dev);
-    json_object_set_new(o, "iops_min", json_integer((json_int_t)llround(mn)));
-    json_object_set_new(o, "iops_max", json_integer((json_int_t)llround(mx)));
-    json_object_set_new(o, "iops_mean", sb_report_jnum(mean));
-    json_object_set_new(o, "iops_stddev", sb_report_jnum(dev));
-    json_object_set_new(o, "iops_samples", json_integer(m ? (json_int_t)m->n_samples : 0));
+    json_object_set_new(o, "bw_mean", sb_report_jnum(r.mean / 1024));
+    json_object_set_new(o, "bw_dev", sb_report_jnum(sb_running_stddev(&r) / 1024));
+    json_object_set_new(o, "bw_samples", json_integer((json_int_t)r.n));
+    r = sample_stats(t ? sb_test_measurement(t, "iops") : NULL);
+    json_object_set_new(o, "iops_min", json_integer((json_int_t)llround(r.min)));
+    json_object_set_new(o, "iops_max", json_integer((json_int_t)llround(r.max)));
+    json_object_set_new(o, "iops_mean", sb_report_jnum(r.mean));
+    json_object_set_new(o, "iops_stddev", sb_report_jnum(sb_running_stddev(&r)));
+    json_object_set_new(o, "iops_samples", json_integer((json_int_t)r.n));
     return o;
 }
 

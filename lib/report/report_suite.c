@@ -23,15 +23,9 @@ static const sb_test *find(const sb_target_res *tr, const char *job, const char 
 
 static void lat_cell(sb_report_table *tb, size_t r, size_t c, const sb_test *t)
 {
-    double ns = sb_report_value(t, "clat_p99", 0);
-    if (!(ns > 0))
-        sb_report_table_set(tb, r, c, "-");
-    else if (ns < 1e6)
-        sb_report_table_set(tb, r, c, "%.0fus", ns / 1e3);
-    else if (ns < 1e9)
-        sb_report_table_set(tb, r, c, "%.1fms", ns / 1e6);
-    else
-        sb_report_table_set(tb, r, c, "%.2fs", ns / 1e9);
+    char buf[24];
+    sb_report_fmt_ns(sb_report_value(t, "clat_p99", 0), buf, sizeof buf);
+    sb_report_table_set(tb, r, c, "%s", buf);
 }
 
 static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *sink)
