@@ -338,18 +338,17 @@ static void bottlenecks(const sb_run *run, sb_sink *sink)
             const char *detail = strstr(b[k], " (");
             if (!detail)
                 detail = b[k] + strlen(b[k]);
-            char size[32];
-            uint64_t bs = sb_report_param_u64(pts[k], "bs_bytes");
-            if (!bs)
-                bs = sb_report_param_u64(pts[k], "bs"); /* a job's */
-            sb_format_size(bs, size, sizeof size);
+            /* The point: a sweep's block size, or a job's name. */
+            char what[256];
             const char *job = sb_kvs_get(&pts[k]->params, "jobname");
-            if (job && strcmp(pts[k]->kind, "sweep") != 0)
-                snprintf(size, sizeof size, "%s", job);
-            if (same && k == 1)
-                sb_sink_printf(sink, " and %s %s%s", size, dirs[k], detail);
+            if (strcmp(pts[k]->kind, "sweep") == 0 || !job)
+                sb_format_size(sb_report_param_u64(pts[k], "bs_bytes"), what, sizeof what);
             else
-                sb_sink_printf(sink, "%s%.*s at %s %s%s", sep, (int)(detail - b[k]), b[k], size,
+                snprintf(what, sizeof what, "%s", job);
+            if (same && k == 1)
+                sb_sink_printf(sink, " and %s %s%s", what, dirs[k], detail);
+            else
+                sb_sink_printf(sink, "%s%.*s at %s %s%s", sep, (int)(detail - b[k]), b[k], what,
                                dirs[k], same ? "" : detail);
             sep = "; ";
         }
