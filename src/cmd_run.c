@@ -87,7 +87,13 @@ static bool run_option(int idx, const char *arg, void *ctx)
             st = sb_error_set(&err, SB_E_INVALID, 0,
                               "--profile: '%s' is not a profile (standard, pi)", arg);
         break;
-    case O_ENGINE: a->cfg.engine = arg; break;
+    case O_ENGINE:
+        if (!sb_job_engine_exists(arg))
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--engine: '%s' is not an engine (io_uring, libaio, psync, sync)",
+                              arg);
+        a->cfg.engine = arg;
+        break;
     case O_DRY_RUN: a->dry_run = true; break;
     case O_FORMAT:
         if (strcmp(arg, "fio-json") == 0)

@@ -87,6 +87,10 @@ void sb_job_config_init(sb_job_config *c);
  * message names the job ("job 'x' (FILE:LINE): ..."). */
 SB_MUST_CHECK sb_status sb_job_check(const sb_joblist *jobs, sb_error *err);
 
+/* Whether name is an I/O engine of this program (built in or not); whether
+ * it works here is sb_job_engines_help's and the run's business. */
+bool sb_job_engine_exists(const char *name);
+
 /* Writes the I/O engines (ioengine=), each with its description and
  * whether it works here (or why not), two lines each. */
 void sb_job_engines_help(sb_sink *out);

@@ -406,6 +406,11 @@ static const sb_engine_ops *job_engine(const sb_job *j, sb_error *err)
     return e;
 }
 
+bool sb_job_engine_exists(const char *name)
+{
+    return sb_engine_find(name) != NULL;
+}
+
 void sb_job_engines_help(sb_sink *out)
 {
     size_t n;

@@ -108,6 +108,7 @@ check "run: --size below the minimum" 2 "--size" "16 MiB" -- run -q --size 1m "$
 check "run: --time nonsense" 2 "--time" -- run -q --time 5x "$D"
 check "run: unknown profile" 2 "--profile" "'ssd'" -- run -q --profile ssd "$D"
 check "run: --format csv" 2 "--format" -- run -q --format csv "$D"
+check "run: unknown engine" 2 "--engine" "'foo'" -- run -q --engine foo "$D"
 check "job: no job" 2 "no job given" -- job -q
 check "job: unknown option" 2 "'--nmae'" -- job -q --nmae=x --size=1m
 check "job: missing job file" 2 "'$W/none.fio'" -- job -q "$W/none.fio"
