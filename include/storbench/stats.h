@@ -83,18 +83,31 @@ void sb_hist_bucket_range(unsigned index, uint64_t *lo, uint64_t *hi);
  * A measurement is a series of samples, each the bytes moved and the time
  * taken over one interval (~100 ms). A sample's rate is bytes / seconds.
  *
+ * The 95% half-width of a rate over some samples: the rate is their total
+ * bytes over their total time; the half-width is Student's t with m-1
+ * degrees of freedom times the standard error of that ratio (for samples of
+ * equal length, the standard error of the mean per-sample rate).
+ *
+ * The estimate (sb_samples_estimate) leaves out the warm-up (the first `skip`
+ * samples and every sample that begins within warmup_ns: allocation, a
+ * readahead ramp, a throttle's or cache's first burst) and then the
+ * transient after it: of the start points up to the middle of the remaining
+ * samples, it takes the one that gives its rate the smallest standard error
+ * (the marginal standard error rule, MSER). A device still settling (a
+ * throttle paying back its first burst) adds spread that cutting removes; a
+ * steady one keeps every sample; a change in the later half is never cut.
+ *
  * Stability rule (sb_samples_stable): the measurement may stop when at least
- * min_time has elapsed and, over the last `window` samples, the 95%
- * confidence half-width of the rate (total bytes over total time of those
- * samples; Student's t with window-1 degrees of freedom times the standard
- * error of that ratio, which for samples of equal length is the standard
- * error of the mean per-sample rate) is at most rel_ci times the rate. The defaults (SB_STABLE_*)
- * are a window of 8 samples and 2%: with ~100 ms samples a steady device stops after ~1 s, and a
- * device whose rate still drifts (an SLC cache filling, a throttle settling) keeps being measured
- * until it is steady or max_time is reached. The first `skip` samples are never used, by the rule
- * or the estimate (warm-up: allocation, readahead ramp, a throttle's or cache's first burst). The
- * rule cannot foresee a change that has not happened yet: a write cache larger than what min_time
- * writes looks steady until it fills; the stored samples show it when it does.
+ * min_time has elapsed and both the last `window` samples (steady now) and
+ * the samples of the estimate (the number given is known) have a 95%
+ * half-width of at most rel_ci times their rate. The defaults (SB_STABLE_*)
+ * are a window of 8 samples and 2%: with ~100 ms samples a steady device
+ * stops after ~1 s, and a device whose rate still drifts (an SLC cache
+ * filling, a throttle settling) keeps being measured until it is steady and
+ * its steady part is at least as long as what came before, or until
+ * max_time. The rule cannot foresee a change that has not happened yet: a
+ * write cache larger than what min_time writes looks steady until it fills;
+ * the stored samples show it when it does.
  */
 #define SB_STABLE_WINDOW 8
 #define SB_STABLE_REL_CI 0.02
@@ -139,15 +152,16 @@ uint64_t sb_samples_total_ns(const sb_samples *s);
 uint64_t sb_samples_total_bytes(const sb_samples *s);
 /* True when the rule above says the measurement may stop. */
 bool sb_samples_stable(const sb_samples *s, const sb_stable_rule *rule);
-/* The estimate over every sample after the first `skip` (all samples when
- * there are no more than skip): rate is total bytes over total time of the
- * samples used, as dd and fio report a whole run, and half_width the 95%
- * half-width of that rate (see the rule). The window only decides when to
- * stop: a device whose service comes in bursts (a throttle's slices, a
- * controller's write-back) can look steady over one window at a rate it
- * does not sustain, so the estimate keeps every sample. A device that
- * changed speed (a write cache filling) shows it as rate_first != rate_last,
- * which callers report rather than average away silently. */
+/* The estimate over the samples after the warm-up and the transient (see
+ * above; all samples when there are no more than skip): rate is their total
+ * bytes over their total time, as dd and fio report a whole run, and
+ * half_width its 95% half-width. It is never the last window alone: a device
+ * whose service comes in bursts (a throttle's slices, a controller's
+ * write-back) can look steady over one window at a rate it does not sustain.
+ * The halves cover every sample after the warm-up, the transient included,
+ * so a device that changed speed (a write cache filling) shows it as
+ * rate_first != rate_last, which callers report rather than average away
+ * silently. */
 void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_estimate *out);
 
 /* Two-sided 95% Student's t critical value for df degrees of freedom

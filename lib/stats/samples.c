@@ -19,6 +19,8 @@
  *   intervals differ in length), and the half-width is t95(m - 1) times the
  *   standard error of that ratio (see span_collect), m being the samples
  *   that have a rate.
+ * - The transient cut (steady_from) looks only at series of 4 or more
+ *   samples after the warm-up, and always leaves at least half of them.
  *
  * A window shorter than 2 (the header requires >= 2) can give no interval,
  * so such a rule is never satisfied.
@@ -178,20 +180,81 @@ static size_t first_used(const sb_samples *s, const sb_stable_rule *rule)
     return i;
 }
 
+/*
+ * Where the steady part begins: of the start points d from `from` up to the
+ * middle of [from, n), the one whose span [d, n) gives its rate the smallest
+ * standard error (the marginal standard error rule, MSER, of simulation
+ * output analysis). A transient at the start (a throttle paying back its
+ * first burst, a readahead ramp) adds spread that cutting it removes, so d
+ * moves past it; in a steady series no cut lowers the error enough to pay for
+ * the samples it drops, so d stays at `from` (ties keep the earlier start).
+ * Never past the middle: a change late in the run is not a warm-up, and the
+ * estimate keeps it.
+ *
+ * One backward pass accumulates the suffix sums. The residual sum of squares
+ * of a suffix with rate R is taken about a reference rate R0 (the rate of
+ * the whole span), so that a steady series does not cancel large numbers:
+ * with u = b - R0 t, sum((b - R t)^2) = sum(u^2) - 2 (R - R0) sum(u t)
+ * + (R - R0)^2 sum(t^2).
+ */
+static size_t steady_from(const sb_samples *s, size_t from)
+{
+    size_t n = s->n;
+    if (n < from + 4)
+        return from;
+    double bytes = 0, ns = 0;
+    for (size_t i = from; i < n; i++) {
+        bytes += (double)s->v[i].bytes;
+        ns += (double)s->v[i].ns;
+    }
+    if (ns <= 0)
+        return from;
+    double r0 = bytes / ns;
+    double sb = 0, st = 0, suu = 0, sut = 0, stt = 0, m = 0;
+    double best_se = INFINITY;
+    size_t best = from, last = from + (n - from) / 2;
+    for (size_t d = n; d-- > from;) {
+        const sb_sample *x = &s->v[d];
+        if (x->ns > 0) {
+            double b = (double)x->bytes, t = (double)x->ns, u = b - r0 * t;
+            sb += b;
+            st += t;
+            suu += u * u;
+            sut += u * t;
+            stt += t * t;
+            m += 1;
+        }
+        if (d > last || m < 2)
+            continue;
+        double dr = sb / st - r0;
+        double ss = suu - 2 * dr * sut + dr * dr * stt;
+        double se = sqrt((ss > 0 ? ss : 0) * m / (m - 1)) / st;
+        if (se <= best_se) {
+            best_se = se;
+            best = d;
+        }
+    }
+    return best;
+}
+
 bool sb_samples_stable(const sb_samples *s, const sb_stable_rule *rule)
 {
     if (rule->window < 2)
         return false;
-    if (s->n < first_used(s, rule) + rule->window)
+    size_t from = first_used(s, rule);
+    if (s->n < from + rule->window)
         return false;
     if (sb_samples_total_ns(s) < rule->min_ns)
         return false;
 
+    /* Steady now: the last window. */
     span_stats st;
     span_collect(s, s->n - rule->window, s->n, &st);
-    if (st.m < 2)
+    if (st.m < 2 || st.half > rule->rel_ci * st.rate)
         return false;
-    return st.half <= rule->rel_ci * st.rate;
+    /* And known: the rate the estimate will give. */
+    span_collect(s, steady_from(s, from), s->n, &st);
+    return st.m >= 2 && st.half <= rule->rel_ci * st.rate;
 }
 
 /* Rates of the first and the second half, by time, of samples [from, n):
@@ -221,11 +284,13 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
     if (from >= s->n)
         from = s->n > rule->skip ? rule->skip : 0;
     span_stats st;
-    span_collect(s, from, s->n, &st);
+    span_collect(s, steady_from(s, from), s->n, &st);
     out->rate = st.rate;
     out->half_width = st.half;
     out->rate_min = st.rate_min;
     out->rate_max = st.rate_max;
     out->used = st.m;
+    /* The halves cover everything after the warm-up, the transient
+     * included: a device that changed speed shows it. */
     halves(s, from, &out->rate_first, &out->rate_last);
 }
