@@ -19,6 +19,7 @@ enum {
     O_MAX_BYTES,
     O_SPREAD,
     O_INTERVAL,
+    O_PAUSE,
     O_ONLY,
     O_NO_DIRECT,
     O_DROP_CACHES,
@@ -45,6 +46,7 @@ static const cli_option sweep_opts[] = {
     [O_SPREAD] = { "spread", 0, "PCT",
                    "adaptive: stop when the 95% spread is within PCT% of the mean (default 2)" },
     [O_INTERVAL] = { "interval", 0, "TIME", "adaptive: length of one sample (default 100ms)" },
+    [O_PAUSE] = { "pause", 0, "TIME", "idle time before each point (default 300ms, 0 for none)" },
     [O_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests" },
     [O_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (reads are buffered, made cold)" },
     [O_DROP_CACHES] = { "drop-caches", 0, NULL,
@@ -125,6 +127,7 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
         if (st == SB_OK && c->sample_ns < 1000000)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--interval: '%s' is shorter than 1ms", arg);
         break;
+    case O_PAUSE: st = sb_parse_time_ns(arg, "--pause", &c->pause_ns, &err); break;
     case O_ONLY:
         if (strcmp(arg, "write") == 0)
             c->do_read = false;

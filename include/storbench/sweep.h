@@ -19,7 +19,10 @@
  * the stability rule of stats.h (window 8, 2%, at least min time; the
  * warm-up excluded: the first sample and those beginning in the first
  * quarter of min time, at most 250 ms), at max time, or at the byte cap;
- * the file is overwritten in place, wrapping at its end. Fixed mode (fixed_bytes > 0, `--size`):
+ * the file is overwritten in place, wrapping at its end. Before every point
+ * (both modes) the device is left idle for pause_ns, so that no point
+ * inherits what the one before left running: a device's write-back or
+ * queue, a throttle's carried credit. Fixed mode (fixed_bytes > 0, `--size`):
  * the seed's method exactly: each write point writes fixed_bytes into a
  * fresh (truncated) file and times it up to the final fdatasync; each read
  * point reads fixed_bytes from the start.
@@ -56,6 +59,7 @@ typedef void (*sb_progress_fn)(const sb_progress *p, void *ctx);
 #define SB_SWEEP_DEFAULT_MAX_NS 10000000000ull  /* 10 s */
 #define SB_SWEEP_DEFAULT_MAX_BYTES (4ull << 30) /* 4 GiB per point */
 #define SB_SWEEP_DEFAULT_SAMPLE_NS 100000000ull /* 100 ms per sample */
+#define SB_SWEEP_DEFAULT_PAUSE_NS 300000000ull  /* 300 ms idle before each point */
 
 typedef struct sb_sweep_config {
     uint64_t bs[SB_SWEEP_MAX_BS]; /* block sizes in bytes, in order */
@@ -70,6 +74,7 @@ typedef struct sb_sweep_config {
     double rel_ci;        /* stability threshold, see stats.h */
     unsigned window;      /* stability window in samples */
     uint64_t sample_ns;   /* target length of one sample */
+    uint64_t pause_ns;    /* idle time before each point, untimed (0: none) */
     bool direct;          /* allow O_DIRECT for reads */
     bool drop_caches;     /* also drop every cache before read points (root) */
     bool destructive;     /* allow writing to block devices */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "engine/engine.h"
@@ -57,6 +58,7 @@ void sb_sweep_config_init(sb_sweep_config *c)
     c->rel_ci = SB_STABLE_REL_CI;
     c->window = SB_STABLE_WINDOW;
     c->sample_ns = SB_SWEEP_DEFAULT_SAMPLE_NS;
+    c->pause_ns = SB_SWEEP_DEFAULT_PAUSE_NS;
     c->direct = true;
     snprintf(c->engine, sizeof c->engine, "sync");
 }
@@ -98,6 +100,23 @@ static const char *stop_name(stop_reason r)
 static bool stop_requested(const sweep *s)
 {
     return s->c->stop && atomic_load_explicit(s->c->stop, memory_order_relaxed) != 0;
+}
+
+/* Leaves the device idle for the configured pause, in short sleeps so that a
+ * stop request is seen within ~50 ms. */
+static sb_status pause_before_point(const sweep *s, sb_error *err)
+{
+    uint64_t end = sb_clock_ns() + s->c->pause_ns;
+    for (;;) {
+        if (stop_requested(s))
+            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        uint64_t now = sb_clock_ns();
+        if (now >= end)
+            return SB_OK;
+        uint64_t left = end - now < 50000000 ? end - now : 50000000;
+        struct timespec ts = { 0, (long)left };
+        nanosleep(&ts, NULL);
+    }
 }
 
 static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t point_ns,
@@ -477,6 +496,10 @@ static sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf, uint6
     p.limit = file_bytes / bs * bs;
     if (st == SB_OK)
         st = seek_to(s, p.fd, 0, sb_testfile_path(tf), err);
+    uint64_t paused = sb_clock_ns();
+    if (st == SB_OK)
+        st = pause_before_point(s, err);
+    paused = sb_clock_ns() - paused;
 
     sb_cpu_ns cpu0, cpu1;
     sb_clock_cpu(&cpu0);
@@ -488,7 +511,7 @@ static sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf, uint6
     if (st == SB_E_INTERRUPTED)
         p.why = STOP_INTERRUPTED;
     s->done_points++;
-    s->done_points_ns += wall;
+    s->done_points_ns += wall + paused; /* the ETA counts the pauses too */
 
     sb_error rec_err;
     sb_status rst = record(s, test, &p, io_path, wall, &cpu0, &cpu1, &rec_err);
