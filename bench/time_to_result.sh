@@ -11,11 +11,13 @@
 # difference, and each one's difference from the throttle limit. Raw CSVs go
 # to bench/data/ttr-*.
 #
-#     sudo bench/time_to_result.sh          # about 9 minutes with the defaults
+#     sudo bench/time_to_result.sh          # about 12 minutes with the defaults
 #
 # Environment: STORBENCH (default build-bench/storbench), SIZE (the seed
 # method's bytes per point, default 1g), BS (default 4k,64k,256k,1m),
-# RBPS / WBPS (throttle limits, default 32M / 16M, as sb_throttle takes them),
+# RBPS / WBPS (throttle limits, default 20M / 10M, as sb_throttle takes them:
+# multiples of 10 MiB/s, so that the throttle has one true speed at every
+# block size; see sb_throttle in tests/slow/lib.sh),
 # LOOP_MIB (loop device size, default 2048), SB_TMP (where the loop's backing
 # file goes, default /dev/shm: it takes up to LOOP_MIB of RAM), OUT (raw data
 # prefix).
@@ -37,8 +39,8 @@ export SB_TMP=${SB_TMP:-/dev/shm}
 STORBENCH=${STORBENCH:-$root/build-bench/storbench}
 SIZE=${SIZE:-1g}
 BS=${BS:-4k,64k,256k,1m}
-RBPS=${RBPS:-32M}
-WBPS=${WBPS:-16M}
+RBPS=${RBPS:-20M}
+WBPS=${WBPS:-10M}
 LOOP_MIB=${LOOP_MIB:-2048}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-$here/data/ttr-$stamp}
