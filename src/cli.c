@@ -166,18 +166,26 @@ void cli_progress_draw(const char *fmt, ...)
     progress_drawn = true;
 }
 
+double cli_progress_rate(double bytes_per_s, const void *ctx, const char **unit)
+{
+    bool si = ctx && *(const bool *)ctx;
+    *unit = si ? "MB/s" : "MiB/s";
+    return bytes_per_s / (si ? 1e6 : 1048576.0);
+}
+
 void cli_progress(const sb_progress *p, void *ctx)
 {
-    (void)ctx;
     if (!cli_progress_due(false))
         return;
     char bs[32], el[32], eta[32] = "?";
     clock_text(p->elapsed_ns, el, sizeof el);
     if (p->eta_ns)
         clock_text(p->eta_ns, eta, sizeof eta);
-    cli_progress_draw("[%zu/%zu] %s %s %s  %.1f MiB/s  elapsed %s  ETA %s", p->point, p->n_points,
-                      p->target, p->phase, sb_format_size(p->bs_bytes, bs, sizeof bs),
-                      p->rate / 1048576.0, el, eta);
+    const char *unit;
+    double rate = cli_progress_rate(p->rate, ctx, &unit);
+    cli_progress_draw("[%zu/%zu] %s %s %s  %.1f %s  elapsed %s  ETA %s", p->point, p->n_points,
+                      p->target, p->phase, sb_format_size(p->bs_bytes, bs, sizeof bs), rate, unit,
+                      el, eta);
 }
 
 void cli_progress_done(void)
@@ -295,7 +303,6 @@ static int notes_write(void *ctx, const char *data, size_t len)
 
 void cli_job_progress(const sb_job_progress *p, void *ctx)
 {
-    (void)ctx;
     if (!cli_progress_due(false))
         return;
     if (strcmp(p->phase, "laying out") == 0) {
@@ -305,10 +312,12 @@ void cli_job_progress(const sb_job_progress *p, void *ctx)
     char el[32], eta[32];
     sb_format_duration(p->elapsed_ns, el, sizeof el);
     sb_format_duration(p->eta_ns, eta, sizeof eta);
-    cli_progress_draw("%s: %s, %u/%u running  read %.1f MiB/s  write %.1f MiB/s  %s%s%s",
-                      p->name ? p->name : "job", p->phase, p->running, p->total,
-                      p->read_rate / 1048576.0, p->write_rate / 1048576.0, el,
-                      p->eta_ns ? "  ETA " : "", p->eta_ns ? eta : "");
+    const char *unit;
+    double r = cli_progress_rate(p->read_rate, ctx, &unit);
+    double w = cli_progress_rate(p->write_rate, ctx, &unit);
+    cli_progress_draw("%s: %s, %u/%u running  read %.1f %s  write %.1f %s  %s%s%s",
+                      p->name ? p->name : "job", p->phase, p->running, p->total, r, unit, w, unit,
+                      el, p->eta_ns ? "  ETA " : "", p->eta_ns ? eta : "");
 }
 
 void cli_notes_init(cli_notes *n, sb_sink *s, bool quiet)

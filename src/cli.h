@@ -47,8 +47,10 @@ void cli_error(const char *fmt, ...) SB_PRINTF(1, 2);
 atomic_int *cli_stop_flag(void);
 
 /* A progress callback that draws one line on stderr when it is a terminal
- * (ctx: NULL). */
+ * (ctx: a const bool, true for MB/s instead of MiB/s; or NULL for MiB/s). */
 void cli_progress(const sb_progress *p, void *ctx);
+/* A rate in bytes/s in the unit the progress line uses (ctx as above). */
+double cli_progress_rate(double bytes_per_s, const void *ctx, const char **unit);
 /* The one progress line on stderr, shared by every command: due() says
  * whether to redraw now (stderr is a terminal, and a quarter second has
  * passed, or final is set); draw() replaces the line with the text. */
@@ -56,7 +58,8 @@ bool cli_progress_due(bool final);
 void cli_progress_draw(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Clears the progress line, if one was drawn. */
 void cli_progress_done(void);
-/* The progress of fio jobs (storbench job, storbench run) on that line. */
+/* The progress of fio jobs (storbench job, storbench run) on that line
+ * (ctx as for cli_progress). */
 void cli_job_progress(const sb_job_progress *p, void *ctx);
 
 /* A sink for notes and warnings of the library: each whole line goes to

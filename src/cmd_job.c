@@ -165,8 +165,10 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     if (rc != CLI_EXIT_OK)
         return rc;
     cfg.stop = cli_stop_flag();
-    if (!a->out.quiet && isatty(STDERR_FILENO))
+    if (!a->out.quiet && isatty(STDERR_FILENO)) {
         cfg.progress = cli_job_progress;
+        cfg.progress_ctx = &a->out.report.si;
+    }
     sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
     if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK ||
         !cli_save_labels(&a->save, run)) {

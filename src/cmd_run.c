@@ -151,8 +151,10 @@ static int measure(run_args *a, const char *cmdline, const char *const *dirs, si
     cli_notes_init(&ln, &notes, a->out.quiet);
     a->cfg.notes = &notes;
     a->cfg.stop = cli_stop_flag();
-    if (!a->out.quiet && isatty(STDERR_FILENO))
+    if (!a->out.quiet && isatty(STDERR_FILENO)) {
         a->cfg.progress = cli_job_progress;
+        a->cfg.progress_ctx = &a->out.report.si;
+    }
     sb_error err = { 0 };
     sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
     if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK ||

@@ -171,8 +171,10 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
         return CLI_EXIT_USAGE;
     }
     a->cfg.stop = cli_stop_flag();
-    if (!a->out.quiet)
+    if (!a->out.quiet) {
         a->cfg.progress = cli_progress;
+        a->cfg.progress_ctx = &a->out.report.si;
+    }
     sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
     sb_error err;
     if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {

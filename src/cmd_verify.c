@@ -102,15 +102,16 @@ static bool verify_option(int idx, const char *arg, void *ctx)
 
 static void verify_progress(const sb_verify_progress *p, void *ctx)
 {
-    (void)ctx;
     if (!cli_progress_due(p->done_bytes >= p->total_bytes))
         return;
     char d[32], t[32], eta[32] = "?";
     if (p->eta_ns)
         sb_format_duration(p->eta_ns, eta, sizeof eta);
-    cli_progress_draw("verify %s %s  %s / %s  %.1f MiB/s  ETA %s", p->target, p->phase,
+    const char *unit;
+    double rate = cli_progress_rate(p->rate, ctx, &unit);
+    cli_progress_draw("verify %s %s  %s / %s  %.1f %s  ETA %s", p->target, p->phase,
                       sb_format_bytes(p->done_bytes, d, sizeof d),
-                      sb_format_bytes(p->total_bytes, t, sizeof t), p->rate / 1048576.0, eta);
+                      sb_format_bytes(p->total_bytes, t, sizeof t), rate, unit, eta);
 }
 
 /* Renders the run as asked, to the output file or stdout. */
@@ -190,8 +191,10 @@ static int measure_and_print(verify_args *a, const char *cmdline, const char *pa
         return CLI_EXIT_USAGE;
     }
     a->cfg.stop = cli_stop_flag();
-    if (!a->out.quiet && isatty(STDERR_FILENO))
+    if (!a->out.quiet && isatty(STDERR_FILENO)) {
         a->cfg.progress = verify_progress;
+        a->cfg.progress_ctx = &a->out.report.si;
+    }
     sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
     if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
         cli_error("out of memory");
