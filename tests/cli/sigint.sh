@@ -7,7 +7,9 @@
 #
 # The sweep is set up to run for minutes (30 s minimum per point); the test
 # waits for its test file to appear, so the signal lands while the sweep
-# holds a file, sends the signal, and gives the program 10 s to stop.
+# holds a file, sends the signal, and gives the program 10 s to stop. A third
+# sweep waits 60 s before its first point (--pause) and is signalled during
+# that wait: the pause must not delay the stop either.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 
@@ -17,11 +19,12 @@ mkdir "$T/out"
 pid=
 sb_at_exit '[[ -n $pid ]] && kill -KILL "$pid" 2>/dev/null; true'
 
-# interrupt SIG: one sweep, stopped by SIG.
+# interrupt NAME SIG [SWEEP_OPTION...]: one sweep, stopped by SIG.
 interrupt() {
-    local sig=$1 dir=$T/$1 out=$T/out/$1 i rc
+    local name=$1 sig=$2 dir=$T/$1 out=$T/out/$1 i rc
+    shift 2
     mkdir "$dir"
-    "$STORBENCH" sweep -q --min-time 30s --max-time 60s --file-size 16m --bs 4k "$dir" \
+    "$STORBENCH" sweep -q --min-time 30s --max-time 60s --file-size 16m --bs 4k "$@" "$dir" \
         >"$out.stdout" 2>"$out.stderr" </dev/null &
     pid=$!
 
@@ -33,8 +36,11 @@ interrupt() {
     done
     if ! compgen -G "$dir/storbench-*.tmp" >/dev/null; then
         sb_show "$out.stderr" stderr
-        sb_fail "SIG$sig: no storbench-*.tmp appeared in $dir within 10 s"
+        sb_fail "$name: no storbench-*.tmp appeared in $dir within 10 s"
     fi
+    # With a long pause, let the 16 MiB layout finish so the signal lands in
+    # the pause.
+    [[ $# -gt 0 ]] && sleep 0.5
 
     kill -s "$sig" "$pid"
     # Give it 10 s to stop.
@@ -46,7 +52,7 @@ interrupt() {
         kill -KILL "$pid"
         wait "$pid" 2>/dev/null
         pid=
-        sb_fail "SIG$sig: storbench was still running 10 s after the signal"
+        sb_fail "$name: storbench was still running 10 s after the signal"
     fi
     rc=0
     wait "$pid" || rc=$?
@@ -62,15 +68,16 @@ interrupt() {
     left=$(find "$dir" -name 'storbench-*.tmp')
     [[ -z $left ]] || why+=("test file left behind: $left")
     if [[ ${#why[@]} -ne 0 ]]; then
-        echo "not ok - SIG$sig: ${why[*]}"
+        echo "not ok - $name: ${why[*]}"
         sb_show "$out.stdout" stdout
         sb_show "$out.stderr" stderr
         return 1
     fi
-    echo "ok - SIG$sig: exit $want, 'interrupted' on stderr, test file removed"
+    echo "ok - $name: exit $want, 'interrupted' on stderr, test file removed"
 }
 
 failed=0
-interrupt INT || failed=$((failed + 1))
-interrupt TERM || failed=$((failed + 1))
-[[ $failed -eq 0 ]] || sb_fail "$failed of 2 signals mishandled"
+interrupt INT INT || failed=$((failed + 1))
+interrupt TERM TERM || failed=$((failed + 1))
+interrupt pause INT --pause 60s || failed=$((failed + 1))
+[[ $failed -eq 0 ]] || sb_fail "$failed of 3 signals mishandled"
