@@ -103,6 +103,23 @@ typedef struct cli_save {
     sb_kvs labels; /* --label KEY=VALUE, in order; freed by cli_save_free */
 } cli_save;
 
+/* The archive options of every command that measures, as the last three
+ * entries of its option table (its enum ends O_DB, O_NO_SAVE, O_LABEL):
+ * --db PATH, --no-save and --label KEY=VALUE, whose short name is
+ * label_short (0 for none). cli_save_option handles them. */
+#define CLI_SAVE_OPTIONS(label_short)                                                              \
+    { "db", 0, "PATH",                                                                             \
+      "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },             \
+        { "no-save", 0, NULL, "do not save the run in the archive" },                              \
+    {                                                                                              \
+        "label", label_short, "KEY=VALUE",                                                         \
+            "a label stored with the run, such as drive=6401 (repeatable)"                         \
+    }
+enum { CLI_SAVE_DB, CLI_SAVE_NO_SAVE, CLI_SAVE_LABEL };
+/* Handles one of those options (which: CLI_SAVE_*, the option's index minus
+ * O_DB); returns false after printing the error when its argument is bad. */
+bool cli_save_option(int which, const char *arg, cli_save *save);
+
 /* Adds "KEY=VALUE" (the argument of option opt) to labels; prints the
  * error and returns false when it is not of that form. */
 bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels);

@@ -58,10 +58,7 @@ static const cli_option bonnie_opts[] = {
     [O_SEED] = { "seed", 'z', "N", "seed of the random seeks and file names" },
     [O_NO_DIRECT] = { "no-direct", 0, NULL,
                       "seeks read buffered (the file's cache dropped first), not O_DIRECT" },
-    [O_DB] = { "db", 0, "PATH",
-               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
-    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
-    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    CLI_SAVE_OPTIONS(0),
     { 0 },
 };
 
@@ -221,9 +218,9 @@ static bool bonnie_option(int idx, const char *arg, void *ctx)
         c->seed = v;
         break;
     case O_NO_DIRECT: c->direct_seeks = false; break;
-    case O_DB: a->save.db = arg; break;
-    case O_NO_SAVE: a->save.no_save = true; break;
-    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    case O_DB:
+    case O_NO_SAVE:
+    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
     if (st != SB_OK) {

@@ -41,10 +41,7 @@ static const cli_option job_opts[] = {
                         "allow writing to a block device or to a file storbench did not create "
                         "(never a mounted device)" },
     [O_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes" },
-    [O_DB] = { "db", 0, "PATH",
-               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
-    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
-    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    CLI_SAVE_OPTIONS(0),
     { 0 },
 };
 
@@ -74,9 +71,9 @@ static bool job_option(int idx, const char *arg, void *ctx)
     case O_PARSE_ONLY: a->parse_only = true; return true;
     case O_DESTRUCTIVE: a->destructive = true; return true;
     case O_QUIET: a->out.quiet = true; return true;
-    case O_DB: a->save.db = arg; return true;
-    case O_NO_SAVE: a->save.no_save = true; return true;
-    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    case O_DB:
+    case O_NO_SAVE:
+    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: return true;
     }
 }

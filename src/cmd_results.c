@@ -23,6 +23,15 @@
 
 /* ---- saving a measuring command's run ------------------------------------ */
 
+bool cli_save_option(int which, const char *arg, cli_save *save)
+{
+    switch (which) {
+    case CLI_SAVE_DB: save->db = arg; return true;
+    case CLI_SAVE_NO_SAVE: save->no_save = true; return true;
+    default: return cli_parse_label(arg, "--label", &save->labels);
+    }
+}
+
 bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels)
 {
     const char *eq = strchr(arg, '=');

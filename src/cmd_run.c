@@ -42,10 +42,7 @@ static const cli_option run_opts[] = {
     [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
     [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s" },
     [O_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes" },
-    [O_DB] = { "db", 0, "PATH",
-               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
-    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
-    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    CLI_SAVE_OPTIONS(0),
     { 0 },
 };
 
@@ -108,9 +105,9 @@ static bool run_option(int idx, const char *arg, void *ctx)
     case O_OUTPUT: a->out.path = arg; break;
     case O_SI: a->out.report.si = true; break;
     case O_QUIET: a->out.quiet = true; break;
-    case O_DB: a->save.db = arg; break;
-    case O_NO_SAVE: a->save.no_save = true; break;
-    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    case O_DB:
+    case O_NO_SAVE:
+    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
     if (st != SB_OK) {

@@ -51,10 +51,7 @@ static const cli_option zcav_opts[] = {
                    "as zcav, hide blocks faster than one second in a comment line" },
     [O_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (read buffered, cache dropped)" },
     [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
-    [O_DB] = { "db", 0, "PATH",
-               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
-    [O_NO_SAVE] = { "no-save", 0, NULL, "do not save the run in the archive" },
-    [O_LABEL] = { "label", 0, "KEY=VALUE", "a label stored with the run (repeatable)" },
+    CLI_SAVE_OPTIONS(0),
     { 0 },
 };
 
@@ -160,9 +157,9 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
     case O_STRICT: a->strict = true; break;
     case O_NO_DIRECT: c->direct = false; break;
     case O_QUIET: a->quiet = true; break;
-    case O_DB: a->save.db = arg; break;
-    case O_NO_SAVE: a->save.no_save = true; break;
-    case O_LABEL: return cli_parse_label(arg, "--label", &a->save.labels);
+    case O_DB:
+    case O_NO_SAVE:
+    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
     if (st != SB_OK) {
