@@ -9,8 +9,9 @@
 # met proves the reads are cold, on the O_DIRECT path and (with --no-direct)
 # on the buffered path that drops the file's cache first.
 #
-# vfat, where this machine's kernel cannot mount it, runs in a KVM guest
-# (vm.sh): Debian's own kernel, which has vfat, and the storbench under test.
+# vfat, where this machine's kernel cannot mount it, runs in a qemu guest
+# (vm.sh; KVM where the hardware's KVM is there, else qemu's emulation):
+# Debian's own kernel, which has vfat, and the storbench under test.
 # There the device is the guest's 512 MiB virtio disk (a file in /dev/shm,
 # O_DIRECT on this side) with the same limits in the guest's root blkio
 # cgroup; the guest runs the same two sweeps and sends their CSV back, and
