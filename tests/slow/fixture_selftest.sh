@@ -5,7 +5,8 @@
 #     and reads it back at 16 MiB/s, each within 5%, and the data reads back
 #     correct.
 #  2. A child test that is interrupted mid-write undoes all it set up (loop
-#     device, mount, throttle rules, files). Three ways: SIGTERM to the shell
+#     device, mount, throttle rules, files, a directory in /dev/shm, a
+#     process started with sb_background). Three ways: SIGTERM to the shell
 #     (trap), SIGTERM then SIGKILL to its process group as meson does on a
 #     timeout, and SIGKILL (both left to the guardian).
 #  3. After its own sb_cleanup nothing of this test remains.
@@ -54,9 +55,10 @@ rules_for() {
     return 0
 }
 
-# leftovers BACKING MOUNTPOINT MAJ:MIN: print what is left of a fixture.
+# leftovers BACKING MOUNTPOINT MAJ:MIN [SHMDIR PID START]: print what is left
+# of a fixture.
 leftovers() {
-    local back=$1 mnt=$2 mm=$3 loops
+    local back=$1 mnt=$2 mm=$3 shm=${4:-} pid=${5:-} start=${6:-} loops
     loops=$(losetup -a | grep -F "($back" || true)
     [[ -n $loops ]] && echo "loop device still attached: $loops"
     awk -v m="$mnt" '$2 == m { print "still mounted: " $0 }' /proc/mounts
@@ -64,13 +66,17 @@ leftovers() {
     [[ -e $back ]] && echo "backing file left: $back"
     [[ -e ${back%/*} ]] && echo "working directory left: ${back%/*}"
     [[ -e ${back%/*}.cleanup.log ]] && echo "guardian log: $(cat "${back%/*}.cleanup.log")"
+    [[ -n $shm && -e $shm ]] && echo "sb_tmpdir_in directory left: $shm"
+    if [[ -n $pid ]] && _sb_proc "$pid" && [[ $_SB_PSTATE != Z && $_SB_PSTART == "$start" ]]; then
+        echo "sb_background process still running: $pid"
+    fi
     return 0
 }
 
 # The child: a test that sets up a throttled, mounted loop device, tells the
 # parent what it made, and is killed while writing.
 child_main() {
-    local dir=$1 dev mnt
+    local dir=$1 dev mnt shm bg
     sb_require_root
     sb_require_loop
     sb_require_blkio
@@ -78,7 +84,14 @@ child_main() {
     sb_throttle "$dev" wbps=4M rbps=4M
     sb_mkfs "$dev" ext4
     sb_mount "$dev" mnt
+    sb_tmpdir_in /dev/shm shm
+    : >"$shm/file"
+    sb_background bg sleep 600
+    _sb_proc "$bg"
     {
+        echo "c_shm=$shm"
+        echo "c_bg=$bg"
+        echo "c_bgstart=$_SB_PSTART"
         echo "c_pid=$BASHPID"
         echo "c_dev=$dev"
         echo "c_mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')"
@@ -98,7 +111,7 @@ child_main() {
 # meson (SIGTERM to the group, SIGKILL 0.5 s later), kill (SIGKILL to the
 # group: the guardian cleans up).
 kill_child() {
-    local how=$1 dir pid rc=0 i left want c_pid c_dev c_mm c_mnt c_back
+    local how=$1 dir pid rc=0 i left want c_pid c_dev c_mm c_mnt c_back c_shm c_bg c_bgstart
     sb_tmpdir dir
     setsid bash "$here/fixture_selftest.sh" --child "$dir" >"$dir/out" 2>&1 &
     pid=$!
@@ -120,6 +133,8 @@ kill_child() {
     grep -qF "($c_back)" <<<"$(losetup -a)" || sb_fail "child's $c_dev is not attached to $c_back"
     awk -v m="$c_mnt" '$2 == m { f = 1 } END { exit !f }' /proc/mounts || sb_fail "child's $c_mnt is not mounted"
     [[ -n $(rules_for "$c_mm") ]] || sb_fail "child's throttle on $c_mm is not set"
+    [[ -f $c_shm/file ]] || sb_fail "child's $c_shm/file is not there"
+    kill -0 "$c_bg" 2>/dev/null || sb_fail "child's background process $c_bg is not running"
     case $how in
         term)
             kill -TERM "$pid"
@@ -141,13 +156,13 @@ kill_child() {
     if [[ $how != term ]]; then
         # What the trap did not finish is the guardian's: give it 20 s.
         for ((i = 0; i < 200; i++)); do
-            [[ -z $(leftovers "$c_back" "$c_mnt" "$c_mm") ]] && break
+            [[ -z $(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart") ]] && break
             sleep 0.1
         done
     fi
-    left=$(leftovers "$c_back" "$c_mnt" "$c_mm")
+    left=$(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart")
     [[ -z $left ]] || sb_fail "child ($how) left behind: $left; child output: $(cat "$dir/out")"
-    echo "child killed ($how, exit $rc): $c_dev detached, $c_mnt unmounted, rules for $c_mm gone, files removed"
+    echo "child killed ($how, exit $rc): $c_dev detached, $c_mnt unmounted, rules for $c_mm gone, files and $c_shm removed, process $c_bg ended"
 }
 
 main() {

@@ -15,6 +15,8 @@
 #     sb_fuse_create 64 16 fake              # a 64 MiB device keeping 16 MiB (wraps)
 #     sb_fuse_create 64 64 bad eio_read=1048576-1052672   # reads of 1 MiB..+4 KiB fail
 #     sb_fuse_eio eio_write=0-4096           # change the last one's EIO ranges
+#     sb_tmpdir_in /dev/shm shm              # a directory outside the working one
+#     sb_background pid qemu-system-x86_64 ...   # a process ended at cleanup
 #     ...                                    # the test; cleanup runs on exit
 #
 # Conventions
@@ -210,6 +212,38 @@ sb_tmpdir() {
     _sb_d=$(mktemp -d "$_SB_ROOT/tmp.XXXXXX") || sb_fail "sb_tmpdir: mktemp failed in $_SB_ROOT"
     _sb_journal_add P "$_sb_d"
     _sb_set "$_sb_var" "$_sb_d"
+}
+
+# sb_tmpdir_in BASE [VAR]: as sb_tmpdir, but a new directory
+# BASE/storbench-test.XXXXXX outside the working directory, e.g. in /dev/shm
+# for a file that must live in memory. It is removed at cleanup (only a
+# directory of that name is ever removed).
+sb_tmpdir_in() {
+    local _sb_base=${1:-} _sb_var=${2:-} _sb_d
+    [[ -d $_sb_base ]] || sb_fail "usage: sb_tmpdir_in BASE [VAR] (no directory '$_sb_base')"
+    _sb_check_var "$_sb_var"
+    _sb_ensure_init
+    _sb_d=$(mktemp -d "${_sb_base%/}/storbench-test.XXXXXX") ||
+        sb_fail "sb_tmpdir_in: mktemp failed in $_sb_base"
+    _sb_journal_add D "$_sb_d"
+    _sb_set "$_sb_var" "$_sb_d"
+}
+
+# sb_background VAR CMD [ARGS...]: run CMD in the background, with stdin
+# from /dev/null, and set VAR to its pid. It is ended at cleanup (SIGTERM,
+# SIGKILL 3 s later) if still running, also by the guardian when the test
+# itself was killed. Wait for it with `wait "$VAR"`.
+sb_background() {
+    local _sb_var=${1:-} _sb_pid _sb_start=0
+    [[ -n $_sb_var && $# -ge 2 ]] || sb_fail "usage: sb_background VAR CMD [ARGS...]"
+    _sb_check_var "$_sb_var"
+    shift
+    _sb_ensure_init
+    "$@" </dev/null &
+    _sb_pid=$!
+    _sb_proc "$_sb_pid" && _sb_start=$_SB_PSTART
+    _sb_journal_add K "$_sb_pid" "$_sb_start"
+    _sb_set "$_sb_var" "$_sb_pid"
 }
 
 # sb_loop_create SIZE_MIB [VAR]: create a sparse backing file of SIZE_MIB MiB
@@ -445,11 +479,13 @@ sb_mount() {
 #  2. reset throttle rules, so the flushes below run at full speed (and a
 #     test killed by meson is cleaned up within its 0.5 s grace period),
 #  3. wait up to 3 s for those jobs, then SIGKILL what is left,
-#  4. unmount: 20 tries 0.1 s apart, then `umount -l` as a last resort,
-#  5. detach every loop device that is backed by one of our files,
-#  6. move the process back to its cgroup, remove our cgroup v2 child and
+#  4. end the processes started with sb_background that are still running,
+#  5. unmount: 20 tries 0.1 s apart, then `umount -l` as a last resort,
+#  6. detach every loop device that is backed by one of our files,
+#  7. move the process back to its cgroup, remove our cgroup v2 child and
 #     turn off the controllers we enabled,
-#  7. remove files and directories, then the working directory.
+#  8. remove the directories of sb_tmpdir_in, then files and directories in
+#     the working directory, then the working directory.
 # A step that fails stays in the journal and is retried by the next call or
 # by the guardian. It only warns on stderr: it never changes the test's exit
 # status. It can be called again at any time and then does nothing; a later
@@ -571,6 +607,8 @@ _sb_settle() {
 #   C move PROCS_FILE         move this process back (test shell only)
 #   C cgdir DIR PROCS_FILE    move back to PROCS_FILE, rmdir DIR
 #   C subtree CGDIR -CTRL     write -CTRL to CGDIR/cgroup.subtree_control
+#   K PID START               end process PID if it still has start time START
+#   D PATH                    rm -rf (a directory named storbench-test.* only)
 #   P PATH                    rm -rf (inside the working directory only)
 _sb_journal_add() {
     local IFS=$'\t'
@@ -659,7 +697,7 @@ _sb_run_journal() {
             kill -TERM "$p" 2>/dev/null
         done
     fi
-    for k in T W M L F C P; do
+    for k in T W K M L F C D P; do
         if [[ $k == P ]]; then
             # Backing files and mount points stay until all else is undone,
             # so that a retry can still find and undo it.
@@ -827,6 +865,28 @@ _sb_undo() {
                     ;;
             esac
             return 0
+            ;;
+        K) # f: K PID START (a process of the test: end it)
+            _sb_proc "${f[1]}" || return 0
+            [[ $_SB_PSTATE != Z && (${f[2]} == 0 || $_SB_PSTART == "${f[2]}") ]] || return 0
+            kill -TERM "${f[1]}" 2>/dev/null
+            for ((t = 0; t < 30; t++)); do
+                _sb_proc "${f[1]}" && [[ $_SB_PSTATE != Z ]] || return 0
+                sleep 0.1
+            done
+            kill -KILL "${f[1]}" 2>/dev/null
+            return 0
+            ;;
+        D) # f: D PATH (a directory named storbench-test.*, anywhere)
+            [[ ${f[1]##*/} == storbench-test.* ]] || return 0
+            [[ -e ${f[1]} ]] || return 0
+            if [[ -n $(_sb_mounts_under "${f[1]}") ]]; then
+                _sb_log "not removing ${f[1]}: something is mounted there"
+                return 1
+            fi
+            rm -rf --one-file-system -- "${f[1]}" 2>/dev/null && return 0
+            _sb_log "cannot remove ${f[1]}"
+            return 1
             ;;
         P) # f: P PATH (only inside the working directory)
             [[ ${f[1]} == "$_SB_ROOT"/* ]] || return 0
