@@ -204,13 +204,13 @@ char *cli_command_line(int argc, char **argv)
     for (int i = 0; i < argc && ok; i++) {
         bool quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"\\$") != NULL;
         if (i)
-            ok = sb_buf_append(&b, " ", 1) == SB_OK;
+            ok = sb_buf_append(&b, " ", 1, NULL) == SB_OK;
         if (ok && quote)
-            ok = sb_buf_append(&b, "'", 1) == SB_OK;
+            ok = sb_buf_append(&b, "'", 1, NULL) == SB_OK;
         if (ok)
-            ok = sb_buf_append(&b, argv[i], strlen(argv[i])) == SB_OK;
+            ok = sb_buf_append(&b, argv[i], strlen(argv[i]), NULL) == SB_OK;
         if (ok && quote)
-            ok = sb_buf_append(&b, "'", 1) == SB_OK;
+            ok = sb_buf_append(&b, "'", 1, NULL) == SB_OK;
     }
     if (!ok) {
         sb_buf_free(&b);

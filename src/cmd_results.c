@@ -49,7 +49,7 @@ bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels)
     }
     memcpy(key, arg, klen);
     key[klen] = '\0';
-    if (sb_kvs_set(labels, key, eq + 1) != SB_OK) {
+    if (sb_kvs_set(labels, key, eq + 1, NULL) != SB_OK) {
         cli_error("out of memory");
         return false;
     }
@@ -84,7 +84,8 @@ bool cli_db_path(const char *opt, char *buf, size_t len)
 bool cli_save_labels(const cli_save *save, sb_run *run)
 {
     for (size_t i = 0; i < save->labels.n; i++) {
-        if (sb_kvs_set(&run->labels, save->labels.v[i].key, save->labels.v[i].value) != SB_OK) {
+        if (sb_kvs_set(&run->labels, save->labels.v[i].key, save->labels.v[i].value, NULL) !=
+            SB_OK) {
             cli_error("out of memory");
             return false;
         }
@@ -348,10 +349,10 @@ static void render_list(const sb_store_list *l, sb_sink *sink)
         bool ok = true;
         for (size_t j = 0; ok && j < e->labels.n; j++) {
             const sb_kv *kv = &e->labels.v[j];
-            ok = (j == 0 || sb_buf_append(&labels, " ", 1) == SB_OK) &&
-                 sb_buf_append(&labels, kv->key, strlen(kv->key)) == SB_OK &&
-                 sb_buf_append(&labels, "=", 1) == SB_OK &&
-                 sb_buf_append(&labels, kv->value, strlen(kv->value)) == SB_OK;
+            ok = (j == 0 || sb_buf_append(&labels, " ", 1, NULL) == SB_OK) &&
+                 sb_buf_append(&labels, kv->key, strlen(kv->key), NULL) == SB_OK &&
+                 sb_buf_append(&labels, "=", 1, NULL) == SB_OK &&
+                 sb_buf_append(&labels, kv->value, strlen(kv->value), NULL) == SB_OK;
         }
         char **row = &cells[i * COLS];
         if (asprintf(&row[0], "%lld", (long long)e->id) < 0)
@@ -777,7 +778,8 @@ static int results_import(int argc, char **argv)
             rc = st == SB_E_INVALID || st == SB_E_NOTFOUND ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         }
         for (size_t k = 0; st == SB_OK && k < a.labels.n; k++)
-            if (sb_kvs_set(&runs[i]->labels, a.labels.v[k].key, a.labels.v[k].value) != SB_OK) {
+            if (sb_kvs_set(&runs[i]->labels, a.labels.v[k].key, a.labels.v[k].value, &err) !=
+                SB_OK) {
                 cli_error("out of memory");
                 rc = CLI_EXIT_FAIL;
                 break;

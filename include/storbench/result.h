@@ -79,11 +79,20 @@ typedef struct sb_run {
 sb_run *sb_run_new(const char *command, int64_t started_unix);
 void sb_run_free(sb_run *run);
 
-/* Sets (adds or replaces) key=value in a key/value list. */
-SB_MUST_CHECK sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value);
-/* As sb_kvs_set with a printf-formatted value. */
-SB_MUST_CHECK sb_status sb_kvs_setf(sb_kvs *kvs, const char *key, const char *fmt, ...)
-    SB_PRINTF(3, 4);
+/* Sets (adds or replaces) key=value in a key/value list; value NULL is
+ * stored as "". SB_E_NOMEM (the key named in err) when memory runs out, the
+ * list unchanged. */
+SB_MUST_CHECK sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value, sb_error *err);
+/* As sb_kvs_set with a printf-formatted value (err before the format, as
+ * the arguments must come last). */
+SB_MUST_CHECK sb_status sb_kvs_setf(sb_kvs *kvs, sb_error *err, const char *key, const char *fmt,
+                                    ...) SB_PRINTF(4, 5);
+/* Copies every pair of from into to (set, so existing keys are replaced),
+ * each key behind prefix ("" for none). */
+SB_MUST_CHECK sb_status sb_kvs_copy(sb_kvs *to, const char *prefix, const sb_kvs *from,
+                                    sb_error *err);
+/* Frees every pair and leaves kvs empty ({0}); safe on an empty list. */
+void sb_kvs_free(sb_kvs *kvs);
 /* The value for key, or NULL. */
 const char *sb_kvs_get(const sb_kvs *kvs, const char *key);
 

@@ -22,7 +22,9 @@ typedef struct sb_buf {
     size_t cap;
 } sb_buf;
 
-SB_MUST_CHECK sb_status sb_buf_append(sb_buf *b, const char *data, size_t len);
+/* Appends len bytes of data (and keeps a NUL after them); SB_E_NOMEM with b
+ * unchanged when memory runs out. */
+SB_MUST_CHECK sb_status sb_buf_append(sb_buf *b, const char *data, size_t len, sb_error *err);
 void sb_buf_free(sb_buf *b);
 
 typedef struct sb_sink {

@@ -7,8 +7,14 @@
  * human sentence that already names the path, offset or option involved, so
  * the command-line program can print it as the single line on stderr.
  *
- * err may be NULL when the caller does not want the details. An sb_error owns
- * no heap memory: it is a fixed buffer and can live on the stack.
+ * err may be NULL when the caller does not want the details: every function
+ * that takes one works with NULL and still returns the status. An sb_error
+ * owns no heap memory: it is a fixed buffer and can live on the stack.
+ *
+ * A failed system call keeps its errno twice: in err->errnum, and in the
+ * status, which sb_status_of_errno chooses (ENOENT is SB_E_NOTFOUND, EACCES
+ * SB_E_PERM, ENOSPC SB_E_NOSPACE, ...), so a caller can tell "no such file"
+ * from "permission denied" without parsing the message.
  */
 #ifndef STORBENCH_STATUS_H
 #define STORBENCH_STATUS_H
@@ -54,6 +60,26 @@ sb_status sb_error_set(sb_error *err, sb_status status, int errnum, const char *
 /* As sb_error_set, and records the byte offset at which an I/O failed. */
 sb_status sb_error_set_at(sb_error *err, sb_status status, int errnum, int64_t offset,
                           const char *fmt, ...) SB_PRINTF(5, 6);
+
+/* The status a failed system call's errno stands for: SB_E_NOTFOUND
+ * (ENOENT, ENOTDIR, ENXIO, ENODEV), SB_E_PERM (EACCES, EPERM, EROFS),
+ * SB_E_NOSPACE (ENOSPC, EDQUOT, EFBIG), SB_E_NOMEM (ENOMEM), SB_E_BUSY
+ * (EBUSY, ETXTBSY), SB_E_UNSUPPORTED (EOPNOTSUPP, ENOSYS, ENOTTY),
+ * SB_E_INTERRUPTED (EINTR), SB_E_INVALID (EINVAL, ENAMETOOLONG, ELOOP,
+ * EISDIR) and SB_E_IO for everything else (EIO, 0 included). */
+sb_status sb_status_of_errno(int errnum);
+
+/* As sb_error_set for a failed system call: the status comes from errnum
+ * (sb_status_of_errno), ": strerror(errnum)" ends the message. */
+sb_status sb_error_sys(sb_error *err, int errnum, const char *fmt, ...) SB_PRINTF(3, 4);
+
+/* As sb_error_sys, and records the byte offset at which the I/O failed. */
+sb_status sb_error_sys_at(sb_error *err, int errnum, int64_t offset, const char *fmt, ...)
+    SB_PRINTF(4, 5);
+
+/* SB_E_NOMEM with the message "out of memory" and what was being done
+ * (what may be NULL). */
+sb_status sb_error_nomem(sb_error *err, const char *what);
 
 /* Resets err to "no error". */
 void sb_error_clear(sb_error *err);

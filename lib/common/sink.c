@@ -7,7 +7,7 @@
 
 #include "storbench/sink.h"
 
-sb_status sb_buf_append(sb_buf *b, const char *data, size_t len)
+sb_status sb_buf_append(sb_buf *b, const char *data, size_t len, sb_error *err)
 {
     if (b->len + len + 1 > b->cap) {
         size_t cap = b->cap ? b->cap : 256;
@@ -15,7 +15,7 @@ sb_status sb_buf_append(sb_buf *b, const char *data, size_t len)
             cap *= 2;
         char *p = realloc(b->data, cap);
         if (!p)
-            return SB_E_NOMEM;
+            return sb_error_nomem(err, "growing a buffer");
         b->data = p;
         b->cap = cap;
     }
@@ -42,7 +42,7 @@ static int file_write(void *ctx, const char *data, size_t len)
 
 static int buf_write(void *ctx, const char *data, size_t len)
 {
-    return sb_buf_append(ctx, data, len) == SB_OK ? 0 : ENOMEM;
+    return sb_buf_append(ctx, data, len, NULL) == SB_OK ? 0 : ENOMEM;
 }
 
 void sb_sink_init_file(sb_sink *s, FILE *f)

@@ -1,6 +1,7 @@
 /*
  * status.c: filling sb_error and naming statuses.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -41,6 +42,61 @@ sb_status sb_error_set_at(sb_error *err, sb_status status, int errnum, int64_t o
     error_vset(err, status, errnum, offset, fmt, ap);
     va_end(ap);
     return status;
+}
+
+sb_status sb_status_of_errno(int errnum)
+{
+    switch (errnum) {
+    case ENOENT:
+    case ENOTDIR:
+    case ENXIO:
+    case ENODEV: return SB_E_NOTFOUND;
+    case EACCES:
+    case EPERM:
+    case EROFS: return SB_E_PERM;
+    case ENOSPC:
+    case EDQUOT:
+    case EFBIG: return SB_E_NOSPACE;
+    case ENOMEM: return SB_E_NOMEM;
+    case EBUSY:
+    case ETXTBSY: return SB_E_BUSY;
+    case EOPNOTSUPP:
+    case ENOSYS:
+    case ENOTTY: return SB_E_UNSUPPORTED;
+    case EINTR: return SB_E_INTERRUPTED;
+    case EINVAL:
+    case ENAMETOOLONG:
+    case ELOOP:
+    case EISDIR: return SB_E_INVALID;
+    default: return SB_E_IO;
+    }
+}
+
+sb_status sb_error_sys(sb_error *err, int errnum, const char *fmt, ...)
+{
+    sb_status st = sb_status_of_errno(errnum);
+    va_list ap;
+    va_start(ap, fmt);
+    error_vset(err, st, errnum, -1, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+sb_status sb_error_sys_at(sb_error *err, int errnum, int64_t offset, const char *fmt, ...)
+{
+    sb_status st = sb_status_of_errno(errnum);
+    va_list ap;
+    va_start(ap, fmt);
+    error_vset(err, st, errnum, offset, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+sb_status sb_error_nomem(sb_error *err, const char *what)
+{
+    if (what)
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory %s", what);
+    return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
 }
 
 void sb_error_clear(sb_error *err)

@@ -45,7 +45,7 @@ sb_run *sb_import_new_run(const sb_import_src *src, const char *tool, const char
     if (!run)
         return NULL;
     char *t = strdup(tool), *v = strdup(version);
-    if (!t || !v || sb_kvs_set(&run->labels, "source", source) != SB_OK) {
+    if (!t || !v || sb_kvs_set(&run->labels, "source", source, NULL) != SB_OK) {
         free(t);
         free(v);
         sb_run_free(run);
@@ -165,8 +165,8 @@ sb_status sb_import_file(const char *path, sb_run **out, sb_error *err)
                               path, MAX_INPUT_BYTES >> 20);
             break;
         }
-        if (sb_buf_append(&b, chunk, (size_t)n) != SB_OK) {
-            st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory while reading '%s'", path);
+        if (sb_buf_append(&b, chunk, (size_t)n, err) != SB_OK) {
+            st = SB_E_NOMEM;
             break;
         }
     }

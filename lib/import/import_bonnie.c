@@ -140,8 +140,8 @@ static sb_status add_test(line_ctx *c, sb_target_res *tr, const char *name, cons
         return SB_OK;
     sb_test *t;
     SB_TRY(sb_result_add_test(tr, "bonnie", name, &t, err));
-    if (fast && sb_kvs_set(&t->params, "note", "too fast to measure") != SB_OK)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    if (fast)
+        SB_TRY(sb_kvs_set(&t->params, "note", "too fast to measure", err));
     if (has_rate)
         SB_TRY(sb_result_add_measurement(t, metric, unit, rate * scale, 0, NULL, 0, err));
     if (has_cpu)
@@ -153,8 +153,8 @@ static sb_status add_test(line_ctx *c, sb_target_res *tr, const char *name, cons
 
 static sb_status set_info(sb_target_res *tr, const char *key, const char *v, sb_error *err)
 {
-    if (*v && sb_kvs_set(&tr->info, key, v) != SB_OK)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    if (*v)
+        SB_TRY(sb_kvs_set(&tr->info, key, v, err));
     return SB_OK;
 }
 
@@ -179,8 +179,9 @@ static sb_status parse_line(line_ctx *c, sb_run **run, size_t n_lines, sb_error 
         return sb_import_fail(err, c->src, c->line, "field 3 (machine name) is empty");
     if (!*run) {
         *run = sb_import_new_run(c->src, "bonnie++", c->f[1], "bonnie++", c->src->mtime_unix);
-        if (!*run || sb_kvs_set(&(*run)->host, "hostname", c->f[2]) != SB_OK)
-            return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        if (!*run)
+            return sb_error_nomem(err, NULL);
+        SB_TRY(sb_kvs_set(&(*run)->host, "hostname", c->f[2], err));
     }
     char path[512];
     if (n_lines > 1)

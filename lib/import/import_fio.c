@@ -80,7 +80,7 @@ static bool copy_options(sb_test *t, const json_t *opts)
     const json_t *v;
     json_object_foreach((json_t *)opts, k, v)
     {
-        if (json_is_string(v) && sb_kvs_set(&t->params, k, json_string_value(v)) != SB_OK)
+        if (json_is_string(v) && sb_kvs_set(&t->params, k, json_string_value(v), NULL) != SB_OK)
             return false;
     }
     return true;
@@ -122,7 +122,7 @@ static sb_status add_direction(const sb_import_src *src, sb_run *run, const json
     snprintf(name, sizeof name, "%s %s", jobname, dir);
     sb_test *t;
     SB_TRY(sb_result_add_test(tr, "fio", name, &t, err));
-    if (sb_kvs_set(&t->params, "direction", dir) != SB_OK || !copy_options(t, global) ||
+    if (sb_kvs_set(&t->params, "direction", dir, err) != SB_OK || !copy_options(t, global) ||
         !copy_options(t, opts))
         return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while importing %s", src->name);
     bool ok = add(t, "throughput", "B/s", bw, err) && add(t, "iops", "1/s", iops, err);

@@ -196,9 +196,9 @@ static sb_status build(const sb_import_src *src, const zlog *z, sb_run **out, sb
             goto oom;
         p = &merged;
     }
-    if (sb_kvs_set(&t->params, "direction", "read") != SB_OK ||
-        sb_kvs_setf(&t->params, "too_fast_blocks", "%zu", z->too_fast) != SB_OK ||
-        sb_kvs_setf(&t->params, "passes", "%zu", n_passes) != SB_OK)
+    if (sb_kvs_set(&t->params, "direction", "read", err) != SB_OK ||
+        sb_kvs_setf(&t->params, err, "too_fast_blocks", "%zu", z->too_fast) != SB_OK ||
+        sb_kvs_setf(&t->params, err, "passes", "%zu", n_passes) != SB_OK)
         goto oom;
     double bytes = 0, secs = 0;
     for (size_t i = 0; i < p->n; i++) {

@@ -314,7 +314,7 @@ static bool is_name_char(char ch)
 
 static sb_status buf_add(sb_buf *b, const char *s, size_t n, sb_error *err)
 {
-    if (sb_buf_append(b, s, n) != SB_OK)
+    if (sb_buf_append(b, s, n, err) != SB_OK)
         return nomem(err);
     return SB_OK;
 }
@@ -445,7 +445,7 @@ static sb_status read_whole(const char *path, char **data, size_t *len, int *err
     sb_status st = SB_OK;
     for (;;) {
         size_t n = fread(chunk, 1, sizeof chunk, f);
-        if (n && sb_buf_append(&b, chunk, n) != SB_OK) {
+        if (n && sb_buf_append(&b, chunk, n, NULL) != SB_OK) {
             st = SB_E_NOMEM;
             break;
         }

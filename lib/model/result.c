@@ -25,7 +25,7 @@ static void *grow_one(void *arr, size_t *n, size_t elem)
     return p;
 }
 
-static void kvs_free(sb_kvs *kvs)
+void sb_kvs_free(sb_kvs *kvs)
 {
     for (size_t i = 0; i < kvs->n; i++) {
         free(kvs->v[i].key);
@@ -36,11 +36,11 @@ static void kvs_free(sb_kvs *kvs)
     kvs->n = 0;
 }
 
-sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value)
+sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value, sb_error *err)
 {
     char *v = dup_or_empty(value);
     if (!v)
-        return SB_E_NOMEM;
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory storing '%s'", key);
     for (size_t i = 0; i < kvs->n; i++) {
         if (strcmp(kvs->v[i].key, key) == 0) {
             free(kvs->v[i].value);
@@ -53,7 +53,7 @@ sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value)
     if (!arr) {
         free(k);
         free(v);
-        return SB_E_NOMEM;
+        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory storing '%s'", key);
     }
     kvs->v = arr;
     kvs->v[kvs->n - 1].key = k;
@@ -61,14 +61,24 @@ sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value)
     return SB_OK;
 }
 
-sb_status sb_kvs_setf(sb_kvs *kvs, const char *key, const char *fmt, ...)
+sb_status sb_kvs_setf(sb_kvs *kvs, sb_error *err, const char *key, const char *fmt, ...)
 {
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    return sb_kvs_set(kvs, key, buf);
+    return sb_kvs_set(kvs, key, buf, err);
+}
+
+sb_status sb_kvs_copy(sb_kvs *to, const char *prefix, const sb_kvs *from, sb_error *err)
+{
+    for (size_t i = 0; i < from->n; i++) {
+        char key[256];
+        snprintf(key, sizeof key, "%s%s", prefix, from->v[i].key);
+        SB_TRY(sb_kvs_set(to, key, from->v[i].value, err));
+    }
+    return SB_OK;
 }
 
 const char *sb_kvs_get(const sb_kvs *kvs, const char *key)
@@ -100,7 +110,7 @@ static void test_free(sb_test *t)
     free(t->kind);
     free(t->name);
     free(t->error);
-    kvs_free(&t->params);
+    sb_kvs_free(&t->params);
     for (size_t i = 0; i < t->n_ms; i++) {
         free(t->ms[i].metric);
         free(t->ms[i].unit);
@@ -118,14 +128,14 @@ void sb_run_free(sb_run *run)
         free(t->path);
         free(t->kind);
         free(t->fs_type);
-        kvs_free(&t->info);
+        sb_kvs_free(&t->info);
         for (size_t j = 0; j < t->n_tests; j++)
             test_free(&t->tests[j]);
         free(t->tests);
     }
     free(run->targets);
-    kvs_free(&run->host);
-    kvs_free(&run->labels);
+    sb_kvs_free(&run->host);
+    sb_kvs_free(&run->labels);
     free(run->tool);
     free(run->version);
     free(run->command);

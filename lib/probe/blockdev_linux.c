@@ -109,11 +109,12 @@ static const char *base_name(const char *path)
 }
 
 /* Sets key from a sysfs file when it is not empty. */
-static sb_status set_file(sb_kvs *kvs, const char *key, const char *dir, const char *name)
+static sb_status set_file(sb_kvs *kvs, const char *key, const char *dir, const char *name,
+                          sb_error *err)
 {
     char v[512];
     sysfs_read(dir, name, v, sizeof v);
-    return v[0] ? sb_kvs_set(kvs, key, v) : SB_OK;
+    return v[0] ? sb_kvs_set(kvs, key, v, err) : SB_OK;
 }
 
 static const char *yes_no(bool b)
@@ -174,43 +175,43 @@ static void walk_up(const char *dir, const char *stop, bus_walk *w)
     }
 }
 
-static sb_status usb_facts(const bus_walk *w, sb_kvs *bus)
+static sb_status usb_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
 {
     unsigned long long mbps = 0;
-    sb_status st = sb_kvs_set(bus, "type", "usb");
+    sb_status st = sb_kvs_set(bus, "type", "usb", err);
     char speed[64];
     sysfs_read(w->usb_dev, "speed", speed, sizeof speed);
     if (!st && speed[0]) {
         /* "1.5" for low speed; the others are whole Mb/s. */
         mbps = strtoull(speed, NULL, 10);
-        st = sb_kvs_set(bus, "usb_speed_mbps", speed);
+        st = sb_kvs_set(bus, "usb_speed_mbps", speed, err);
         const char *mode = sb_probe_usb_speed_name((unsigned)mbps);
         if (!st && mode)
-            st = sb_kvs_set(bus, "usb_mode", mode);
+            st = sb_kvs_set(bus, "usb_mode", mode, err);
     }
     if (!st)
-        st = set_file(bus, "usb_version", w->usb_dev, "version");
+        st = set_file(bus, "usb_version", w->usb_dev, "version", err);
     char vid[16], pid[16];
     sysfs_read(w->usb_dev, "idVendor", vid, sizeof vid);
     sysfs_read(w->usb_dev, "idProduct", pid, sizeof pid);
     if (!st && vid[0] && pid[0])
-        st = sb_kvs_setf(bus, "usb_id", "%s:%s", vid, pid);
+        st = sb_kvs_setf(bus, err, "usb_id", "%s:%s", vid, pid);
     if (!st)
-        st = set_file(bus, "usb_manufacturer", w->usb_dev, "manufacturer");
+        st = set_file(bus, "usb_manufacturer", w->usb_dev, "manufacturer", err);
     if (!st)
-        st = set_file(bus, "usb_product", w->usb_dev, "product");
+        st = set_file(bus, "usb_product", w->usb_dev, "product", err);
     if (!st)
-        st = sb_kvs_set(bus, "usb_driver", w->usb_driver[0] ? w->usb_driver : "unknown");
+        st = sb_kvs_set(bus, "usb_driver", w->usb_driver[0] ? w->usb_driver : "unknown", err);
     if (!st)
-        st = sb_kvs_set(bus, "usb_port", base_name(w->usb_dev));
+        st = sb_kvs_set(bus, "usb_port", base_name(w->usb_dev), err);
     return st;
 }
 
-static sb_status sata_facts(const bus_walk *w, sb_kvs *bus)
+static sb_status sata_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
 {
-    sb_status st = sb_kvs_set(bus, "type", "sata");
+    sb_status st = sb_kvs_set(bus, "type", "sata", err);
     if (!st)
-        st = sb_kvs_set(bus, "ata_port", base_name(w->ata));
+        st = sb_kvs_set(bus, "ata_port", base_name(w->ata), err);
     /* ataN/linkM/ata_link/linkM/sata_spd: the negotiated speed ("3.0
      * Gbps", or "<unknown>" when nothing is connected). */
     DIR *d = opendir(w->ata);
@@ -224,11 +225,11 @@ static sb_status sata_facts(const bus_walk *w, sb_kvs *bus)
         snprintf(dir, sizeof dir, "%s/%s/ata_link/%s", w->ata, e->d_name, e->d_name);
         sysfs_read(dir, "sata_spd", spd, sizeof spd);
         if (spd[0] && spd[0] != '<') {
-            st = sb_kvs_set(bus, "sata_link_speed", spd);
+            st = sb_kvs_set(bus, "sata_link_speed", spd, err);
             /* The limit set by libata.force, "<unknown>" when none. */
             sysfs_read(dir, "sata_spd_limit", spd, sizeof spd);
             if (!st && spd[0] && spd[0] != '<')
-                st = sb_kvs_set(bus, "sata_link_limit", spd);
+                st = sb_kvs_set(bus, "sata_link_limit", spd, err);
             break;
         }
     }
@@ -236,49 +237,49 @@ static sb_status sata_facts(const bus_walk *w, sb_kvs *bus)
     return st;
 }
 
-static sb_status pci_facts(const bus_walk *w, const char *type, sb_kvs *bus)
+static sb_status pci_facts(const bus_walk *w, const char *type, sb_kvs *bus, sb_error *err)
 {
-    sb_status st = sb_kvs_set(bus, "type", type);
+    sb_status st = sb_kvs_set(bus, "type", type, err);
     if (!st)
-        st = sb_kvs_set(bus, "pci_address", base_name(w->pci));
+        st = sb_kvs_set(bus, "pci_address", base_name(w->pci), err);
     char speed[64];
     sysfs_read(w->pci, "current_link_speed", speed, sizeof speed);
     if (!st && speed[0])
-        st = sb_kvs_set(bus, "pcie_link_speed", speed);
+        st = sb_kvs_set(bus, "pcie_link_speed", speed, err);
     unsigned gen = sb_probe_pcie_generation(speed);
     if (!st && gen)
-        st = sb_kvs_setf(bus, "pcie_generation", "%u", gen);
+        st = sb_kvs_setf(bus, err, "pcie_generation", "%u", gen);
     if (!st)
-        st = set_file(bus, "pcie_link_width", w->pci, "current_link_width");
+        st = set_file(bus, "pcie_link_width", w->pci, "current_link_width", err);
     if (!st)
-        st = set_file(bus, "pcie_max_link_speed", w->pci, "max_link_speed");
+        st = set_file(bus, "pcie_max_link_speed", w->pci, "max_link_speed", err);
     if (!st)
-        st = set_file(bus, "pcie_max_link_width", w->pci, "max_link_width");
+        st = set_file(bus, "pcie_max_link_width", w->pci, "max_link_width", err);
     return st;
 }
 
-static sb_status mmc_facts(const char *root, const bus_walk *w, sb_kvs *bus)
+static sb_status mmc_facts(const char *root, const bus_walk *w, sb_kvs *bus, sb_error *err)
 {
     const char *card = w->mmc_card;
     char type[32];
     sysfs_read(card, "type", type, sizeof type);
-    sb_status st = sb_kvs_set(bus, "type", "mmc");
+    sb_status st = sb_kvs_set(bus, "type", "mmc", err);
     if (!st)
-        st = sb_kvs_set(bus, "mmc_card_type", type[0] ? type : "unknown");
+        st = sb_kvs_set(bus, "mmc_card_type", type[0] ? type : "unknown", err);
     if (!st && w->mmc_host[0])
-        st = sb_kvs_set(bus, "mmc_host", w->mmc_host);
+        st = sb_kvs_set(bus, "mmc_host", w->mmc_host, err);
     static const char *const raw[] = { "name",   "manfid", "oemid", "date",
                                        "serial", "cid",    "csd",   "scr" };
     for (size_t i = 0; !st && i < sizeof raw / sizeof raw[0]; i++) {
         char key[32];
         snprintf(key, sizeof key, "mmc_%s", raw[i]);
-        st = set_file(bus, key, card, raw[i]);
+        st = set_file(bus, key, card, raw[i], err);
     }
     char cid[128], csd[128];
     sysfs_read(card, "cid", cid, sizeof cid);
     sysfs_read(card, "csd", csd, sizeof csd);
     if (!st)
-        st = sb_probe_sd_kvs(type, cid, csd, bus);
+        st = sb_probe_sd_kvs(type, cid, csd, bus, err);
 
     /* The bus timing the host chose: debugfs, root only (and mounted). */
     if (!st && w->mmc_host[0]) {
@@ -288,61 +289,63 @@ static sb_status mmc_facts(const char *root, const bus_walk *w, sb_kvs *bus)
         sb_mmc_ios ios;
         sb_probe_mmc_ios_parse(text, &ios);
         if (ios.timing[0])
-            st = sb_kvs_set(bus, "mmc_timing", ios.timing);
+            st = sb_kvs_set(bus, "mmc_timing", ios.timing, err);
         if (!st && ios.clock_hz)
-            st = sb_kvs_setf(bus, "mmc_clock_hz", "%llu", (unsigned long long)ios.clock_hz);
+            st = sb_kvs_setf(bus, err, "mmc_clock_hz", "%llu", (unsigned long long)ios.clock_hz);
         if (!st && ios.bus_width_bits)
-            st = sb_kvs_setf(bus, "mmc_bus_width_bits", "%u", ios.bus_width_bits);
+            st = sb_kvs_setf(bus, err, "mmc_bus_width_bits", "%u", ios.bus_width_bits);
         if (!st && ios.signal_voltage[0])
-            st = sb_kvs_set(bus, "mmc_signal_voltage", ios.signal_voltage);
+            st = sb_kvs_set(bus, "mmc_signal_voltage", ios.signal_voltage, err);
     }
     return st;
 }
 
 /* The bus facts of a whole disk whose sysfs directory is disk; sys_devices
  * is <root>/sys/devices, resolved. */
-static sb_status bus_facts(const char *root, const char *disk, const char *sys_devices, sb_kvs *bus)
+static sb_status bus_facts(const char *root, const char *disk, const char *sys_devices, sb_kvs *bus,
+                           sb_error *err)
 {
     char link[PATH_LEN + 16], hw[PATH_LEN];
     snprintf(link, sizeof link, "%s/device", disk);
     if (!realpath(link, hw)) {
         /* No hardware: loop, zram, device mapper, md. */
         bool virt = strstr(disk, "/devices/virtual/") != NULL;
-        return sb_kvs_set(bus, "type", virt ? "virtual" : "unknown");
+        return sb_kvs_set(bus, "type", virt ? "virtual" : "unknown", err);
     }
     bus_walk *w = calloc(1, sizeof *w);
     if (!w)
-        return SB_E_NOMEM;
+        return sb_error_nomem(err, "walking the bus");
     walk_up(hw, sys_devices, w);
     sb_status st;
     if (w->usb_dev[0])
-        st = usb_facts(w, bus);
+        st = usb_facts(w, bus, err);
     else if (w->mmc_card[0])
-        st = mmc_facts(root, w, bus);
+        st = mmc_facts(root, w, bus, err);
     else if (w->ata[0])
-        st = sata_facts(w, bus);
+        st = sata_facts(w, bus, err);
     else if (w->pci[0] && strncmp(base_name(disk), "nvme", 4) == 0)
-        st = pci_facts(w, "nvme", bus);
+        st = pci_facts(w, "nvme", bus, err);
     else if (w->virtio)
-        st = sb_kvs_set(bus, "type", "virtio");
+        st = sb_kvs_set(bus, "type", "virtio", err);
     else if (w->pci[0])
-        st = pci_facts(w, "pci", bus);
+        st = pci_facts(w, "pci", bus, err);
     else
-        st = sb_kvs_set(bus, "type", "unknown");
+        st = sb_kvs_set(bus, "type", "unknown", err);
     free(w);
     return st;
 }
 
 /* ---- the disk and the partition ---------------------------------------- */
 
-static sb_status disk_facts(const char *disk, sb_kvs *device, unsigned long long *erase_bytes)
+static sb_status disk_facts(const char *disk, sb_kvs *device, unsigned long long *erase_bytes,
+                            sb_error *err)
 {
     char dev[PATH_LEN + 16], v[512];
     snprintf(dev, sizeof dev, "%s/device", disk);
     *erase_bytes = 0;
-    sb_status st = sb_kvs_set(device, "name", base_name(disk));
+    sb_status st = sb_kvs_set(device, "name", base_name(disk), err);
     if (!st)
-        st = set_file(device, "devno", disk, "dev");
+        st = set_file(device, "devno", disk, "dev", err);
 
     /* An MMC card names its product in "name"; SCSI, ATA and NVMe devices
      * in "model". */
@@ -350,79 +353,80 @@ static sb_status disk_facts(const char *disk, sb_kvs *device, unsigned long long
     if (!v[0])
         sysfs_read(dev, "name", v, sizeof v);
     if (!st)
-        st = sb_kvs_set(device, "model", v[0] ? v : "unknown");
+        st = sb_kvs_set(device, "model", v[0] ? v : "unknown", err);
     if (!st)
-        st = set_file(device, "vendor", dev, "vendor");
+        st = set_file(device, "vendor", dev, "vendor", err);
     sysfs_read(dev, "serial", v, sizeof v);
     if (!v[0])
         sysfs_read(disk, "serial", v, sizeof v); /* virtio */
     if (!v[0])
         sysfs_read(dev, "wwid", v, sizeof v);
     if (!st && v[0])
-        st = sb_kvs_set(device, "serial", v);
+        st = sb_kvs_set(device, "serial", v, err);
     if (!st)
-        st = set_file(device, "firmware", dev, "firmware_rev");
+        st = set_file(device, "firmware", dev, "firmware_rev", err);
     if (!st)
-        st = set_file(device, "firmware", dev, "rev");
+        st = set_file(device, "firmware", dev, "rev", err);
 
     unsigned long long n;
     if (!st && sysfs_u64(disk, "size", &n))
-        st = sb_kvs_setf(device, "size_bytes", "%llu", n * 512);
+        st = sb_kvs_setf(device, err, "size_bytes", "%llu", n * 512);
     else if (!st)
-        st = sb_kvs_set(device, "size_bytes", "unknown");
+        st = sb_kvs_set(device, "size_bytes", "unknown", err);
     char queue[PATH_LEN + 16];
     snprintf(queue, sizeof queue, "%s/queue", disk);
     if (!st && sysfs_u64(queue, "logical_block_size", &n))
-        st = sb_kvs_setf(device, "logical_sector_bytes", "%llu", n);
+        st = sb_kvs_setf(device, err, "logical_sector_bytes", "%llu", n);
     if (!st && sysfs_u64(queue, "physical_block_size", &n))
-        st = sb_kvs_setf(device, "physical_sector_bytes", "%llu", n);
+        st = sb_kvs_setf(device, err, "physical_sector_bytes", "%llu", n);
     if (!st && sysfs_u64(queue, "rotational", &n))
-        st = sb_kvs_set(device, "rotational", yes_no(n != 0));
+        st = sb_kvs_set(device, "rotational", yes_no(n != 0), err);
     if (!st && sysfs_u64(disk, "removable", &n))
-        st = sb_kvs_set(device, "removable", yes_no(n != 0));
+        st = sb_kvs_set(device, "removable", yes_no(n != 0), err);
     if (!st && sysfs_u64(disk, "ro", &n))
-        st = sb_kvs_set(device, "read_only", yes_no(n != 0));
+        st = sb_kvs_set(device, "read_only", yes_no(n != 0), err);
     sysfs_read(queue, "scheduler", v, sizeof v);
     char sched[64];
     if (!st && sb_probe_scheduler_active(v, sched, sizeof sched))
-        st = sb_kvs_set(device, "scheduler", sched);
+        st = sb_kvs_set(device, "scheduler", sched, err);
     if (!st && sysfs_u64(queue, "nr_requests", &n))
-        st = sb_kvs_setf(device, "nr_requests", "%llu", n);
+        st = sb_kvs_setf(device, err, "nr_requests", "%llu", n);
     if (!st && sysfs_u64(dev, "queue_depth", &n))
-        st = sb_kvs_setf(device, "queue_depth", "%llu", n);
+        st = sb_kvs_setf(device, err, "queue_depth", "%llu", n);
     if (!st && sysfs_u64(queue, "discard_max_bytes", &n)) {
-        st = sb_kvs_set(device, "discard", yes_no(n > 0));
+        st = sb_kvs_set(device, "discard", yes_no(n > 0), err);
         if (!st && n > 0)
-            st = sb_kvs_setf(device, "discard_max_bytes", "%llu", n);
+            st = sb_kvs_setf(device, err, "discard_max_bytes", "%llu", n);
     }
     if (!st && sysfs_u64(dev, "preferred_erase_size", erase_bytes) && *erase_bytes)
-        st = sb_kvs_setf(device, "preferred_erase_bytes", "%llu", *erase_bytes);
+        st = sb_kvs_setf(device, err, "preferred_erase_bytes", "%llu", *erase_bytes);
     if (!st) {
         char loop[PATH_LEN + 16];
         snprintf(loop, sizeof loop, "%s/loop", disk);
-        st = set_file(device, "loop_backing_file", loop, "backing_file");
+        st = set_file(device, "loop_backing_file", loop, "backing_file", err);
     }
     return st;
 }
 
-static sb_status partition_facts(const char *part, unsigned long long erase_bytes, sb_kvs *target)
+static sb_status partition_facts(const char *part, unsigned long long erase_bytes, sb_kvs *target,
+                                 sb_error *err)
 {
-    sb_status st = sb_kvs_set(target, "partition", base_name(part));
+    sb_status st = sb_kvs_set(target, "partition", base_name(part), err);
     unsigned long long start, size, number;
     if (!st && sysfs_u64(part, "partition", &number))
-        st = sb_kvs_setf(target, "partition_number", "%llu", number);
+        st = sb_kvs_setf(target, err, "partition_number", "%llu", number);
     if (!st && sysfs_u64(part, "size", &size))
-        st = sb_kvs_setf(target, "partition_size_bytes", "%llu", size * 512);
+        st = sb_kvs_setf(target, err, "partition_size_bytes", "%llu", size * 512);
     if (!st && sysfs_u64(part, "start", &start)) {
         uint64_t off = (uint64_t)start * 512;
-        st = sb_kvs_setf(target, "partition_start_bytes", "%llu", (unsigned long long)off);
+        st = sb_kvs_setf(target, err, "partition_start_bytes", "%llu", (unsigned long long)off);
         if (!st)
-            st = sb_kvs_set(target, "aligned_1mib", yes_no(sb_probe_aligned(off, 1u << 20)));
+            st = sb_kvs_set(target, "aligned_1mib", yes_no(sb_probe_aligned(off, 1u << 20)), err);
         if (!st)
-            st = sb_kvs_set(target, "aligned_4mib", yes_no(sb_probe_aligned(off, 4u << 20)));
+            st = sb_kvs_set(target, "aligned_4mib", yes_no(sb_probe_aligned(off, 4u << 20)), err);
         if (!st && erase_bytes)
             st = sb_kvs_set(target, "aligned_erase_block",
-                            yes_no(sb_probe_aligned(off, erase_bytes)));
+                            yes_no(sb_probe_aligned(off, erase_bytes)), err);
     }
     return st;
 }
@@ -438,11 +442,11 @@ sb_status sb_probe_block(const char *root, unsigned maj, unsigned min, sb_kvs *t
     if (!realpath(disk, sys_devices))
         snprintf(sys_devices, sizeof sys_devices, "%s", disk);
     if (!realpath(link, path)) {
-        st = sb_kvs_setf(device, "name", "unknown (no %u:%u in sysfs)", maj, min);
+        st = sb_kvs_setf(device, err, "name", "unknown (no %u:%u in sysfs)", maj, min);
         if (!st)
-            st = sb_kvs_set(device, "model", "unknown");
+            st = sb_kvs_set(device, "model", "unknown", err);
         if (!st)
-            st = sb_kvs_set(bus, "type", "unknown");
+            st = sb_kvs_set(bus, "type", "unknown", err);
         goto out;
     }
     snprintf(disk, sizeof disk, "%s", path);
@@ -453,17 +457,15 @@ sb_status sb_probe_block(const char *root, unsigned maj, unsigned min, sb_kvs *t
             *slash = '\0';
     }
     unsigned long long erase = 0;
-    st = disk_facts(disk, device, &erase);
+    st = disk_facts(disk, device, &erase, err);
     if (!st && is_part)
-        st = partition_facts(path, erase, target);
+        st = partition_facts(path, erase, target, err);
     else if (!st)
-        st = sb_kvs_set(target, "partition", "none (whole disk)");
+        st = sb_kvs_set(target, "partition", "none (whole disk)", err);
     if (!st)
-        st = bus_facts(root, disk, sys_devices, bus);
+        st = bus_facts(root, disk, sys_devices, bus, err);
 out:
-    if (st)
-        return sb_error_set(err, st, 0, "out of memory while describing device %u:%u", maj, min);
-    return SB_OK;
+    return st;
 }
 
 /* ---- the snapshot ------------------------------------------------------- */
@@ -495,15 +497,15 @@ static bool devno_of_source(const char *root, const char *source, unsigned *maj,
     return devno_of_name(root, base_name(source), maj, min);
 }
 
-static sb_status mount_facts(const sb_probe_mount *m, sb_kvs *target)
+static sb_status mount_facts(const sb_probe_mount *m, sb_kvs *target, sb_error *err)
 {
-    sb_status st = sb_kvs_set(target, "fs_type", m->fstype);
+    sb_status st = sb_kvs_set(target, "fs_type", m->fstype, err);
     if (!st)
-        st = sb_kvs_set(target, "mount_point", m->mount_point);
+        st = sb_kvs_set(target, "mount_point", m->mount_point, err);
     if (!st)
-        st = sb_kvs_set(target, "mount_source", m->source);
+        st = sb_kvs_set(target, "mount_source", m->source, err);
     if (!st)
-        st = sb_kvs_set(target, "mount_options", m->options);
+        st = sb_kvs_set(target, "mount_options", m->options, err);
     return st;
 }
 
@@ -515,7 +517,7 @@ static sb_status resolve(const char *root, const char *target, sb_kvs *tk, unsig
     bool real = !root || !root[0];
     sb_probe_mount *m = calloc(1, sizeof *m);
     if (!m)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        return sb_error_nomem(err, NULL);
     sb_status st = SB_OK;
     bool is_dev = false, mounted = false;
     *has_dev = false;
@@ -523,8 +525,7 @@ static sb_status resolve(const char *root, const char *target, sb_kvs *tk, unsig
     char resolved[PATH_LEN];
     if (real) {
         if (stat(target, &sb) != 0) {
-            st = sb_error_set(err, errno == ENOENT || errno == ENOTDIR ? SB_E_NOTFOUND : SB_E_IO,
-                              errno, "cannot examine '%s'", target);
+            st = sb_error_sys(err, errno, "cannot examine '%s'", target);
             goto done;
         }
         if (S_ISBLK(sb.st_mode)) {
@@ -544,11 +545,11 @@ static sb_status resolve(const char *root, const char *target, sb_kvs *tk, unsig
         }
         is_dev = *has_dev = true;
     }
-    st = sb_kvs_set(tk, "path", target);
+    st = sb_kvs_set(tk, "path", target, err);
     if (!st)
-        st = sb_kvs_set(tk, "kind", is_dev ? "block device" : "directory");
+        st = sb_kvs_set(tk, "kind", is_dev ? "block device" : "directory", err);
     if (st)
-        goto nomem;
+        goto done;
     if (is_dev) {
         mounted = sb_probe_mount_find(root, NULL, *maj, *min, m);
     } else {
@@ -568,16 +569,13 @@ static sb_status resolve(const char *root, const char *target, sb_kvs *tk, unsig
         }
     }
     if (mounted)
-        st = mount_facts(m, tk);
+        st = mount_facts(m, tk, err);
     else if (is_dev)
-        st = sb_kvs_set(tk, "mounted", "no");
+        st = sb_kvs_set(tk, "mounted", "no", err);
     if (!st && *has_dev)
-        st = sb_kvs_setf(tk, "devno", "%u:%u", *maj, *min);
+        st = sb_kvs_setf(tk, err, "devno", "%u:%u", *maj, *min);
     else if (!st)
-        st = sb_kvs_set(tk, "devno", "none (no block device)");
-nomem:
-    if (st)
-        st = sb_error_set(err, st, 0, "out of memory while describing '%s'", target);
+        st = sb_kvs_set(tk, "devno", "none (no block device)", err);
 done:
     free(m);
     return st;

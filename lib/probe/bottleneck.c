@@ -97,8 +97,7 @@ sb_status sb_bottleneck_annotate(sb_target_res *t, sb_error *err)
             continue;
         char text[160];
         sb_bottleneck_text(b, known ? &ceiling : NULL, tp->value, cpu_pct, text, sizeof text);
-        if (sb_kvs_set(&test->params, "bottleneck", text) != SB_OK)
-            return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        SB_TRY(sb_kvs_set(&test->params, "bottleneck", text, err));
     }
     return SB_OK;
 }

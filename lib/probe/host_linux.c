@@ -29,23 +29,23 @@ sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_error *err)
     char model[256];
     sb_status st = SB_OK;
     if (uname(&u) == 0) {
-        if (sb_kvs_set(kvs, "hostname", u.nodename) || sb_kvs_set(kvs, "kernel", u.release) ||
-            sb_kvs_set(kvs, "machine", u.machine))
-            st = SB_E_NOMEM;
+        st = sb_kvs_set(kvs, "hostname", u.nodename, err);
+        if (!st)
+            st = sb_kvs_set(kvs, "kernel", u.release, err);
+        if (!st)
+            st = sb_kvs_set(kvs, "machine", u.machine, err);
     }
     /* Device-tree boards (Raspberry Pi, Banana Pi, ...) name themselves here;
      * PCs through DMI. */
     read_line(root, "/proc/device-tree/model", model, sizeof model);
     if (!model[0])
         read_line(root, "/sys/class/dmi/id/product_name", model, sizeof model);
-    if (model[0] && sb_kvs_set(kvs, "board", model))
-        st = SB_E_NOMEM;
+    if (!st && model[0])
+        st = sb_kvs_set(kvs, "board", model, err);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-    if (cpus > 0 && sb_kvs_setf(kvs, "cpus", "%ld", cpus))
-        st = SB_E_NOMEM;
-    if (st != SB_OK)
-        return sb_error_set(err, st, 0, "out of memory while describing the host");
-    return SB_OK;
+    if (!st && cpus > 0)
+        st = sb_kvs_setf(kvs, err, "cpus", "%ld", cpus);
+    return st;
 }
 
 /* ---- the full host probe of `storbench info` ---------------------------- */
@@ -172,7 +172,7 @@ static void os_release(const char *root, char *out, size_t len)
 }
 
 /* temp_c.<type> for each thermal zone, in zone order. */
-static sb_status thermal_zones(const char *root, sb_kvs *kvs)
+static sb_status thermal_zones(const char *root, sb_kvs *kvs, sb_error *err)
 {
     for (unsigned z = 0; z < 64; z++) {
         char path[256], type[128], temp[64];
@@ -197,8 +197,7 @@ static sb_status thermal_zones(const char *root, sb_kvs *kvs)
         snprintf(key, sizeof key, "temp_c.%s", type[0] ? type : "zone");
         if (sb_kvs_get(kvs, key))
             snprintf(key, sizeof key, "temp_c.%s.%u", type[0] ? type : "zone", z);
-        if (sb_kvs_setf(kvs, key, "%.1f", (double)mc / 1000.0))
-            return SB_E_NOMEM;
+        SB_TRY(sb_kvs_setf(kvs, err, key, "%.1f", (double)mc / 1000.0));
     }
     return SB_OK;
 }
@@ -218,7 +217,7 @@ sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err)
 #define SET(key, val)                                                                              \
     do {                                                                                           \
         if (!st)                                                                                   \
-            st = sb_kvs_set(kvs, key, val);                                                        \
+            st = sb_kvs_set(kvs, key, val, err);                                                   \
     } while (0)
 
     read_line(root, "/proc/sys/kernel/hostname", v, sizeof v);
@@ -264,14 +263,14 @@ sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err)
     if (!cpus && real_root(root) && sysconf(_SC_NPROCESSORS_ONLN) > 0)
         cpus = (unsigned)sysconf(_SC_NPROCESSORS_ONLN);
     if (cpus && !st)
-        st = sb_kvs_setf(kvs, "cpus", "%u", cpus);
+        st = sb_kvs_setf(kvs, err, "cpus", "%u", cpus);
     else
         SET("cpus", "unknown");
 
     proc_field(root, "/proc/meminfo", "MemTotal", v, sizeof v, NULL);
     unsigned long long kib = strtoull(v, NULL, 10);
     if (kib && !st)
-        st = sb_kvs_setf(kvs, "ram_bytes", "%llu", kib * 1024);
+        st = sb_kvs_setf(kvs, err, "ram_bytes", "%llu", kib * 1024);
     else
         SET("ram_bytes", "unknown");
 
@@ -297,26 +296,22 @@ sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err)
 #undef SET
 
     if (!st)
-        st = thermal_zones(root, kvs);
+        st = thermal_zones(root, kvs, err);
     read_line(root, "/sys/devices/platform/soc/soc:firmware/get_throttled", v, sizeof v);
     if (!st && v[0])
-        st = sb_probe_throttled_kvs(v, kvs);
-    if (st)
-        return sb_error_set(err, st, 0, "out of memory while describing the host");
-    return SB_OK;
+        st = sb_probe_throttled_kvs(v, kvs, err);
+    return st;
 }
 
 sb_status sb_probe_thermal(const char *root, sb_kvs *kvs, sb_error *err)
 {
     char v[64];
-    sb_status st = thermal_zones(root, kvs);
+    sb_status st = thermal_zones(root, kvs, err);
     read_line(root, "/sys/devices/platform/soc/soc:firmware/get_throttled", v, sizeof v);
     sb_throttled t;
     if (!st && sb_probe_throttled_decode(v, &t))
-        st = sb_kvs_setf(kvs, "throttled_raw", "0x%x", t.raw);
-    if (st)
-        return sb_error_set(err, st, 0, "out of memory while reading temperatures");
-    return SB_OK;
+        st = sb_kvs_setf(kvs, err, "throttled_raw", "0x%x", t.raw);
+    return st;
 }
 
 bool sb_probe_throttled_read(const char *root, unsigned *raw)

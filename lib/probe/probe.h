@@ -155,9 +155,9 @@ void sb_probe_mmc_ios_parse(const char *text, sb_mmc_ios *ios);
  * a register that does not decode is reported as sd_cid or sd_csd
  * "invalid ...". NULL or empty registers add nothing. */
 SB_MUST_CHECK sb_status sb_probe_sd_kvs(const char *type, const char *cid_hex, const char *csd_hex,
-                                        sb_kvs *bus);
+                                        sb_kvs *bus, sb_error *err);
 /* Adds throttled_raw and the eight yes/no flags of a get_throttled mask to
  * host; nothing when text does not parse. */
-SB_MUST_CHECK sb_status sb_probe_throttled_kvs(const char *text, sb_kvs *host);
+SB_MUST_CHECK sb_status sb_probe_throttled_kvs(const char *text, sb_kvs *host, sb_error *err);
 
 #endif

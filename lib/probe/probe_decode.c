@@ -314,73 +314,74 @@ void sb_probe_snapshot_free(sb_probe_snapshot *snap)
     kvs_free(&snap->bus);
 }
 
-sb_status sb_probe_sd_kvs(const char *type, const char *cid_hex, const char *csd_hex, sb_kvs *bus)
+sb_status sb_probe_sd_kvs(const char *type, const char *cid_hex, const char *csd_hex, sb_kvs *bus,
+                          sb_error *err)
 {
     sb_status st = SB_OK;
     bool sd = type && strcmp(type, "SD") == 0;
     if (cid_hex && cid_hex[0] && sd) {
         sb_sd_cid c;
         if (!sb_probe_sd_cid_decode(cid_hex, &c)) {
-            st = sb_kvs_set(bus, "sd_cid", "invalid (not 32 hex digits)");
+            st = sb_kvs_set(bus, "sd_cid", "invalid (not 32 hex digits)", err);
         } else {
             const char *maker = sb_probe_sd_manufacturer(c.mid);
-            st = sb_kvs_set(bus, "sd_cid", "valid");
+            st = sb_kvs_set(bus, "sd_cid", "valid", err);
             if (!st && maker)
-                st = sb_kvs_setf(bus, "sd_manufacturer", "%s (0x%02x)", maker, c.mid);
+                st = sb_kvs_setf(bus, err, "sd_manufacturer", "%s (0x%02x)", maker, c.mid);
             else if (!st)
-                st = sb_kvs_setf(bus, "sd_manufacturer", "unknown (0x%02x)", c.mid);
+                st = sb_kvs_setf(bus, err, "sd_manufacturer", "unknown (0x%02x)", c.mid);
             if (!st)
-                st = sb_kvs_set(bus, "sd_oem", c.oem);
+                st = sb_kvs_set(bus, "sd_oem", c.oem, err);
             if (!st)
-                st = sb_kvs_set(bus, "sd_product", c.name);
+                st = sb_kvs_set(bus, "sd_product", c.name, err);
             if (!st)
-                st = sb_kvs_setf(bus, "sd_revision", "%u.%u", c.rev_major, c.rev_minor);
+                st = sb_kvs_setf(bus, err, "sd_revision", "%u.%u", c.rev_major, c.rev_minor);
             if (!st)
-                st = sb_kvs_setf(bus, "sd_serial", "0x%08lx", (unsigned long)c.serial);
+                st = sb_kvs_setf(bus, err, "sd_serial", "0x%08lx", (unsigned long)c.serial);
             if (!st && c.month >= 1 && c.month <= 12)
-                st = sb_kvs_setf(bus, "sd_manufactured", "%04u-%02u", c.year, c.month);
+                st = sb_kvs_setf(bus, err, "sd_manufactured", "%04u-%02u", c.year, c.month);
             else if (!st)
-                st = sb_kvs_setf(bus, "sd_manufactured", "invalid (month %u)", c.month);
+                st = sb_kvs_setf(bus, err, "sd_manufactured", "invalid (month %u)", c.month);
         }
     }
     if (!st && csd_hex && csd_hex[0] && sd) {
         sb_sd_csd c;
         if (!sb_probe_sd_csd_decode(csd_hex, &c)) {
-            st = sb_kvs_set(bus, "sd_csd", "invalid");
+            st = sb_kvs_set(bus, "sd_csd", "invalid", err);
         } else {
-            st = sb_kvs_set(bus, "sd_capacity_class", c.capacity_class);
+            st = sb_kvs_set(bus, "sd_capacity_class", c.capacity_class, err);
             if (!st)
-                st = sb_kvs_setf(bus, "sd_csd_capacity_bytes", "%llu",
+                st = sb_kvs_setf(bus, err, "sd_csd_capacity_bytes", "%llu",
                                  (unsigned long long)c.capacity_bytes);
             if (!st && c.tran_speed_kbit_s)
-                st = sb_kvs_setf(bus, "sd_tran_speed_kbit_s", "%u", c.tran_speed_kbit_s);
+                st = sb_kvs_setf(bus, err, "sd_tran_speed_kbit_s", "%u", c.tran_speed_kbit_s);
         }
     }
     return st;
 }
 
-sb_status sb_probe_throttled_kvs(const char *text, sb_kvs *host)
+sb_status sb_probe_throttled_kvs(const char *text, sb_kvs *host, sb_error *err)
 {
     sb_throttled t;
     if (!sb_probe_throttled_decode(text, &t))
         return SB_OK;
     static const char *const yn[2] = { "no", "yes" };
-    sb_status st = sb_kvs_setf(host, "throttled_raw", "0x%x", t.raw);
+    sb_status st = sb_kvs_setf(host, err, "throttled_raw", "0x%x", t.raw);
     if (!st)
-        st = sb_kvs_set(host, "under_voltage_now", yn[t.under_voltage_now]);
+        st = sb_kvs_set(host, "under_voltage_now", yn[t.under_voltage_now], err);
     if (!st)
-        st = sb_kvs_set(host, "under_voltage_occurred", yn[t.under_voltage_occurred]);
+        st = sb_kvs_set(host, "under_voltage_occurred", yn[t.under_voltage_occurred], err);
     if (!st)
-        st = sb_kvs_set(host, "freq_capped_now", yn[t.freq_capped_now]);
+        st = sb_kvs_set(host, "freq_capped_now", yn[t.freq_capped_now], err);
     if (!st)
-        st = sb_kvs_set(host, "freq_capped_occurred", yn[t.freq_capped_occurred]);
+        st = sb_kvs_set(host, "freq_capped_occurred", yn[t.freq_capped_occurred], err);
     if (!st)
-        st = sb_kvs_set(host, "throttled_now", yn[t.throttled_now]);
+        st = sb_kvs_set(host, "throttled_now", yn[t.throttled_now], err);
     if (!st)
-        st = sb_kvs_set(host, "throttled_occurred", yn[t.throttled_occurred]);
+        st = sb_kvs_set(host, "throttled_occurred", yn[t.throttled_occurred], err);
     if (!st)
-        st = sb_kvs_set(host, "soft_temp_limit_now", yn[t.soft_temp_limit_now]);
+        st = sb_kvs_set(host, "soft_temp_limit_now", yn[t.soft_temp_limit_now], err);
     if (!st)
-        st = sb_kvs_set(host, "soft_temp_limit_occurred", yn[t.soft_temp_limit_occurred]);
+        st = sb_kvs_set(host, "soft_temp_limit_occurred", yn[t.soft_temp_limit_occurred], err);
     return st;
 }

@@ -247,10 +247,10 @@ static void header_rows(sb_report_table *tb, const layout *l, bool labels)
             sb_buf b = { 0 };
             bool ok = true;
             for (size_t i = 0; ok && i < kv->n; i++)
-                ok = (i == 0 || sb_buf_append(&b, " ", 1) == SB_OK) &&
-                     sb_buf_append(&b, kv->v[i].key, strlen(kv->v[i].key)) == SB_OK &&
-                     sb_buf_append(&b, "=", 1) == SB_OK &&
-                     sb_buf_append(&b, kv->v[i].value, strlen(kv->v[i].value)) == SB_OK;
+                ok = (i == 0 || sb_buf_append(&b, " ", 1, NULL) == SB_OK) &&
+                     sb_buf_append(&b, kv->v[i].key, strlen(kv->v[i].key), NULL) == SB_OK &&
+                     sb_buf_append(&b, "=", 1, NULL) == SB_OK &&
+                     sb_buf_append(&b, kv->v[i].value, strlen(kv->v[i].value), NULL) == SB_OK;
             if (!ok)
                 tb->oom = true;
             sb_report_table_set(tb, r, c + 1, "%s", ok && b.data ? b.data : "-");

@@ -65,10 +65,10 @@ static char *pairs(const sb_kvs *kvs)
     sb_buf b = { 0 };
     bool ok = true;
     for (size_t i = 0; ok && i < kvs->n; i++) {
-        ok = (i == 0 || sb_buf_append(&b, ";", 1) == SB_OK) &&
-             sb_buf_append(&b, kvs->v[i].key, strlen(kvs->v[i].key)) == SB_OK &&
-             sb_buf_append(&b, "=", 1) == SB_OK &&
-             sb_buf_append(&b, kvs->v[i].value, strlen(kvs->v[i].value)) == SB_OK;
+        ok = (i == 0 || sb_buf_append(&b, ";", 1, NULL) == SB_OK) &&
+             sb_buf_append(&b, kvs->v[i].key, strlen(kvs->v[i].key), NULL) == SB_OK &&
+             sb_buf_append(&b, "=", 1, NULL) == SB_OK &&
+             sb_buf_append(&b, kvs->v[i].value, strlen(kvs->v[i].value), NULL) == SB_OK;
     }
     if (!ok) {
         sb_buf_free(&b);

@@ -163,24 +163,25 @@ static char *col_name(const sb_compare_run *r, const sb_target_res *t, bool seve
     if (several_runs) {
         const char *host = sb_kvs_get(&r->run->host, "hostname");
         snprintf(head, sizeof head, "run %lld ", (long long)r->id);
-        ok = sb_buf_append(&b, head, strlen(head)) == SB_OK;
+        ok = sb_buf_append(&b, head, strlen(head), NULL) == SB_OK;
         if (ok && host && *host && strcmp(host, t->path) != 0)
-            ok = sb_buf_append(&b, host, strlen(host)) == SB_OK &&
-                 sb_buf_append(&b, " ", 1) == SB_OK;
+            ok = sb_buf_append(&b, host, strlen(host), NULL) == SB_OK &&
+                 sb_buf_append(&b, " ", 1, NULL) == SB_OK;
     }
     const char *fs = t->fs_type[0] ? t->fs_type : t->kind;
-    ok = ok && sb_buf_append(&b, t->path, strlen(t->path)) == SB_OK;
+    ok = ok && sb_buf_append(&b, t->path, strlen(t->path), NULL) == SB_OK;
     if (ok && fs && *fs)
-        ok = sb_buf_append(&b, " (", 2) == SB_OK && sb_buf_append(&b, fs, strlen(fs)) == SB_OK &&
-             sb_buf_append(&b, ")", 1) == SB_OK;
+        ok = sb_buf_append(&b, " (", 2, NULL) == SB_OK &&
+             sb_buf_append(&b, fs, strlen(fs), NULL) == SB_OK &&
+             sb_buf_append(&b, ")", 1, NULL) == SB_OK;
     for (size_t i = 0; ok && several_runs && i < r->run->labels.n; i++) {
         const sb_kv *kv = &r->run->labels.v[i];
         if (strcmp(kv->key, "source") == 0)
             continue;
-        ok = sb_buf_append(&b, " ", 1) == SB_OK &&
-             sb_buf_append(&b, kv->key, strlen(kv->key)) == SB_OK &&
-             sb_buf_append(&b, "=", 1) == SB_OK &&
-             sb_buf_append(&b, kv->value, strlen(kv->value)) == SB_OK;
+        ok = sb_buf_append(&b, " ", 1, NULL) == SB_OK &&
+             sb_buf_append(&b, kv->key, strlen(kv->key), NULL) == SB_OK &&
+             sb_buf_append(&b, "=", 1, NULL) == SB_OK &&
+             sb_buf_append(&b, kv->value, strlen(kv->value), NULL) == SB_OK;
     }
     if (!ok || !b.data) {
         sb_buf_free(&b);
@@ -390,11 +391,11 @@ static void targets_table(html *h)
     for (size_t i = 0; ok && i < h->n_cols; i++) {
         const sb_target_res *t = h->cols[i].t;
         /* The target's own fields first, then its device snapshot. */
-        ok = sb_kvs_set(&own[i], "path", t->path) == SB_OK &&
-             sb_kvs_set(&own[i], "kind", t->kind) == SB_OK &&
-             sb_kvs_set(&own[i], "filesystem", t->fs_type[0] ? t->fs_type : "-") == SB_OK;
+        ok = sb_kvs_set(&own[i], "path", t->path, NULL) == SB_OK &&
+             sb_kvs_set(&own[i], "kind", t->kind, NULL) == SB_OK &&
+             sb_kvs_set(&own[i], "filesystem", t->fs_type[0] ? t->fs_type : "-", NULL) == SB_OK;
         for (size_t k = 0; ok && k < t->info.n; k++)
-            ok = sb_kvs_set(&own[i], t->info.v[k].key, t->info.v[k].value) == SB_OK;
+            ok = sb_kvs_set(&own[i], t->info.v[k].key, t->info.v[k].value, NULL) == SB_OK;
         heads[i] = h->cols[i].name;
         lists[i] = &own[i];
     }

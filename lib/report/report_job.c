@@ -121,7 +121,7 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
         if (line.data && (!seen.data || !strstr(seen.data, line.data))) {
             sb_sink_puts(sink, line.data);
             sb_sink_puts(&ls, "\x1f");
-            if (sb_buf_append(&seen, line.data, line.len) != SB_OK)
+            if (sb_buf_append(&seen, line.data, line.len, NULL) != SB_OK)
                 sb_sink_fail(sink, ENOMEM);
         }
         sb_buf_free(&line);

@@ -883,49 +883,50 @@ static void *job_main(void *arg)
     return NULL;
 }
 
-static sb_status set_params(bctx *b, unsigned test, sb_test *t)
+static sb_status set_params(bctx *b, unsigned test, sb_test *t, sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     sb_kvs *p = &t->params;
-    sb_status st = sb_kvs_setf(p, "concurrency", "%u", c->concurrency);
+    sb_status st = sb_kvs_setf(p, err, "concurrency", "%u", c->concurrency);
     if (test <= SB_BONNIE_SEEKS) {
         if (!st)
-            st = sb_kvs_setf(p, "file_size", "%llu", (unsigned long long)c->file_bytes);
+            st = sb_kvs_setf(p, err, "file_size", "%llu", (unsigned long long)c->file_bytes);
         if (!st)
-            st = sb_kvs_setf(p, "chunk_size", "%llu", (unsigned long long)c->chunk_bytes);
+            st = sb_kvs_setf(p, err, "chunk_size", "%llu", (unsigned long long)c->chunk_bytes);
         if (!st && (test == SB_BONNIE_PUTC || test == SB_BONNIE_GETC))
-            st = sb_kvs_setf(p, "char_size", "%llu", (unsigned long long)c->char_bytes);
+            st = sb_kvs_setf(p, err, "char_size", "%llu", (unsigned long long)c->char_bytes);
         if (!st)
-            st = sb_kvs_setf(p, "seeks", "%u", c->seeks);
+            st = sb_kvs_setf(p, err, "seeks", "%u", c->seeks);
         if (!st)
-            st = sb_kvs_setf(p, "seekers", "%u", c->seekers);
+            st = sb_kvs_setf(p, err, "seekers", "%u", c->seekers);
         const char *path = test == SB_BONNIE_PUTC || test == SB_BONNIE_WRITE
                                ? "buffered, fsync inside the time"
                            : test == SB_BONNIE_SEEKS
                                ? (b->direct ? "direct" : "buffered, the file's cache dropped first")
                                : "buffered, the file's cache dropped first";
         if (!st)
-            st = sb_kvs_set(p, "io_path", path);
+            st = sb_kvs_set(p, "io_path", path, err);
         if (!st && (test == SB_BONNIE_PUTC || test == SB_BONNIE_GETC))
-            st = sb_kvs_set(p, "note", "one 1-byte system call per byte: measures CPU cost");
+            st = sb_kvs_set(p, "note", "one 1-byte system call per byte: measures CPU cost", err);
         if (!st && test == SB_BONNIE_SEEKS && b->note[0])
-            st = sb_kvs_set(p, "note", b->note);
+            st = sb_kvs_set(p, "note", b->note, err);
     } else {
         if (!st)
-            st = sb_kvs_setf(p, "num_files", "%u", c->files_k);
+            st = sb_kvs_setf(p, err, "num_files", "%u", c->files_k);
         if (!st)
-            st = sb_kvs_setf(p, "files", "%u", c->files_k * 1024u);
+            st = sb_kvs_setf(p, err, "files", "%u", c->files_k * 1024u);
         if (!st)
-            st = sb_kvs_setf(p, "max_size", "%llu", (unsigned long long)c->file_max_bytes);
+            st = sb_kvs_setf(p, err, "max_size", "%llu", (unsigned long long)c->file_max_bytes);
         if (!st)
-            st = sb_kvs_setf(p, "min_size", "%llu", (unsigned long long)c->file_min_bytes);
+            st = sb_kvs_setf(p, err, "min_size", "%llu", (unsigned long long)c->file_min_bytes);
         if (!st)
-            st = sb_kvs_setf(p, "num_dirs", "%u", c->num_dirs);
+            st = sb_kvs_setf(p, err, "num_dirs", "%u", c->num_dirs);
         if (!st)
-            st = sb_kvs_setf(p, "file_chunk_size", "%llu", (unsigned long long)c->file_chunk_bytes);
+            st = sb_kvs_setf(p, err, "file_chunk_size", "%llu",
+                             (unsigned long long)c->file_chunk_bytes);
     }
     if (!st && c->sync_writes)
-        st = sb_kvs_set(p, "sync_writes", "yes");
+        st = sb_kvs_set(p, "sync_writes", "yes", err);
     return st;
 }
 
@@ -1012,8 +1013,7 @@ static sb_status run_test(bctx *b, unsigned test, test_fn fn, sb_target_res *tre
     double secs = (double)elapsed_ns / 1e9;
     sb_test *t;
     SB_TRY(sb_result_add_test(tres, "bonnie", sb_bonnie_test_names[test], &t, err));
-    if (set_params(b, test, t) != SB_OK)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    SB_TRY(set_params(b, test, t, err));
     double rate = secs > 0 ? (double)units / secs : 0;
     if (io && test != SB_BONNIE_SEEKS)
         SB_TRY(sb_result_add_measurement(t, "throughput", "B/s", rate, 0, NULL, 0, err));
@@ -1176,8 +1176,8 @@ sb_status sb_bonnie_run(const sb_bonnie_config *c, const char *dir, sb_run *run,
         st = sb_target_describe(b.copies[0].target, &tres->info, err);
     if (st == SB_OK) {
         const char *machine = c->machine ? c->machine : sb_kvs_get(&run->host, "hostname");
-        if (sb_kvs_set(&tres->info, "machine", machine ? machine : "localhost") != SB_OK ||
-            sb_kvs_setf(&tres->info, "seed", "%llu", (unsigned long long)c->seed) != SB_OK)
+        if (sb_kvs_set(&tres->info, "machine", machine ? machine : "localhost", err) != SB_OK ||
+            sb_kvs_setf(&tres->info, err, "seed", "%llu", (unsigned long long)c->seed) != SB_OK)
             st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
     }
     static const test_fn io_tests[] = { t_putc, t_write, t_rewrite, t_getc, t_read, t_seeks };

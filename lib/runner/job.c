@@ -1199,7 +1199,7 @@ static void set_param(void *ctx, const char *name, const char *value)
     /* buffered and rwmixwrite restate direct and rwmixread */
     if (strcmp(name, "buffered") == 0 || strcmp(name, "rwmixwrite") == 0)
         return;
-    if (sb_kvs_set(&p->t->params, name, value) != SB_OK)
+    if (sb_kvs_set(&p->t->params, name, value, NULL) != SB_OK)
         p->failed = true;
 }
 
@@ -1252,16 +1252,16 @@ static sb_status entry_results(const sb_job_config *c, sb_run *run, const shared
         param_ctx pc = { .t = t };
         if (s == SB_OK) {
             sb_jobspec_changed_options(j, set_param, &pc);
-            if (pc.failed || sb_kvs_set(&t->params, "jobname", j->name) != SB_OK ||
-                sb_kvs_set(&t->params, "direction", dir) != SB_OK ||
-                sb_kvs_setf(&t->params, "group_id", "%u", j->group_id) != SB_OK ||
-                sb_kvs_setf(&t->params, "job", "%u", idx) != SB_OK ||
-                sb_kvs_set(&t->params, "rw", rw_names[j->rw]) != SB_OK ||
-                sb_kvs_setf(&t->params, "bs", "%" PRIu64, j->bs_bytes[d]) != SB_OK ||
-                sb_kvs_set(&t->params, "ioengine", engine_names[j->ioengine]) != SB_OK ||
-                sb_kvs_setf(&t->params, "iodepth", "%u", w0->depth) != SB_OK ||
-                sb_kvs_setf(&t->params, "numjobs", "%zu", e->n) != SB_OK ||
-                sb_kvs_set(&t->params, "direct", j->direct ? "1" : "0") != SB_OK)
+            if (pc.failed || sb_kvs_set(&t->params, "jobname", j->name, err) != SB_OK ||
+                sb_kvs_set(&t->params, "direction", dir, err) != SB_OK ||
+                sb_kvs_setf(&t->params, err, "group_id", "%u", j->group_id) != SB_OK ||
+                sb_kvs_setf(&t->params, err, "job", "%u", idx) != SB_OK ||
+                sb_kvs_set(&t->params, "rw", rw_names[j->rw], err) != SB_OK ||
+                sb_kvs_setf(&t->params, err, "bs", "%" PRIu64, j->bs_bytes[d]) != SB_OK ||
+                sb_kvs_set(&t->params, "ioengine", engine_names[j->ioengine], err) != SB_OK ||
+                sb_kvs_setf(&t->params, err, "iodepth", "%u", w0->depth) != SB_OK ||
+                sb_kvs_setf(&t->params, err, "numjobs", "%zu", e->n) != SB_OK ||
+                sb_kvs_set(&t->params, "direct", j->direct ? "1" : "0", err) != SB_OK)
                 s = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
         }
         double secs = (double)m.runtime_ns / 1e9;

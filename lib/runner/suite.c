@@ -236,8 +236,7 @@ sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, s
                 continue;
             sb_test *score;
             SB_TRY(sb_result_add_test(&run->targets[i], "suite", "pi score", &score, err));
-            if (sb_kvs_set(&score->params, "profile", "pi") != SB_OK)
-                return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+            SB_TRY(sb_kvs_set(&score->params, "profile", "pi", err));
             SB_TRY(sb_result_add_measurement(score, "score", "1", sb_pi_score(&terms), 0, NULL, 0,
                                              err));
         }

@@ -427,17 +427,17 @@ static sb_status record(const sweep *s, sb_test *test, const point *p, const cha
                            ? (double)p->samples.v[i].bytes * 1e9 / (double)p->samples.v[i].ns
                            : 0;
     }
-    sb_status st = sb_kvs_set(&test->params, "direction", p->is_write ? "write" : "read");
+    sb_status st = sb_kvs_set(&test->params, "direction", p->is_write ? "write" : "read", err);
     if (!st)
-        st = sb_kvs_setf(&test->params, "bs_bytes", "%llu", (unsigned long long)p->bs);
+        st = sb_kvs_setf(&test->params, err, "bs_bytes", "%llu", (unsigned long long)p->bs);
     if (!st)
-        st = sb_kvs_set(&test->params, "io_path", io_path);
+        st = sb_kvs_set(&test->params, "io_path", io_path, err);
     if (!st)
-        st = sb_kvs_set(&test->params, "mode", s->c->fixed_bytes ? "fixed" : "adaptive");
+        st = sb_kvs_set(&test->params, "mode", s->c->fixed_bytes ? "fixed" : "adaptive", err);
     if (!st)
-        st = sb_kvs_set(&test->params, "engine", s->eng->name);
+        st = sb_kvs_set(&test->params, "engine", s->eng->name, err);
     if (!st)
-        st = sb_kvs_set(&test->params, "stop", stop_name(p->why));
+        st = sb_kvs_set(&test->params, "stop", stop_name(p->why), err);
     if (st) {
         free(rates);
         return sb_error_set(err, st, 0, "out of memory");
@@ -579,8 +579,8 @@ static sb_status watch_throttle(sweep *s, const sb_target_res *tres, sb_error *e
         !sb_throttle_new_conditions(s->throttle_before, now))
         return SB_OK;
     const sb_test *last = tres->n_tests ? &tres->tests[tres->n_tests - 1] : NULL;
-    if (sb_kvs_setf(&s->run->host, SB_THROTTLING_BEGAN, "%s on %s", last ? last->name : "layout",
-                    tres->path) != SB_OK)
+    if (sb_kvs_setf(&s->run->host, err, SB_THROTTLING_BEGAN, "%s on %s",
+                    last ? last->name : "layout", tres->path) != SB_OK)
         return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
     return SB_OK;
 }
@@ -593,7 +593,7 @@ static sb_status record_thermal(sb_run *run, const char *prefix, sb_error *err)
     for (size_t i = 0; st == SB_OK && i < kvs.n; i++) {
         char key[256];
         snprintf(key, sizeof key, "%s%s", prefix, kvs.v[i].key);
-        if (sb_kvs_set(&run->host, key, kvs.v[i].value) != SB_OK)
+        if (sb_kvs_set(&run->host, key, kvs.v[i].value, err) != SB_OK)
             st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
     }
     for (size_t i = 0; i < kvs.n; i++) {
@@ -618,9 +618,9 @@ static sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run 
     sb_testfile *tf;
     SB_TRY(sb_testfile_open(t, &tf, err));
     sb_status st =
-        sb_kvs_setf(&tres->info, "test_file_bytes", "%llu", (unsigned long long)file_bytes);
+        sb_kvs_setf(&tres->info, err, "test_file_bytes", "%llu", (unsigned long long)file_bytes);
     if (st == SB_OK)
-        st = sb_kvs_setf(&tres->info, "dio_align_bytes", "%u", sb_testfile_dio_align(tf));
+        st = sb_kvs_setf(&tres->info, err, "dio_align_bytes", "%u", sb_testfile_dio_align(tf));
     if (st != SB_OK)
         st = sb_error_set(err, st, 0, "out of memory");
     bool dir = sb_target_kind_of(t) == SB_TARGET_DIRECTORY;

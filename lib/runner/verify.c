@@ -268,13 +268,13 @@ static sb_status oom(sb_error *err)
 
 static sb_status common_params(const vrun *v, sb_test *t, sb_error *err)
 {
-    if (sb_kvs_setf(&t->params, "run_id", "%016" PRIx64, v->run_id) ||
-        sb_kvs_set(&t->params, "io_path", v->io_path))
+    if (sb_kvs_setf(&t->params, err, "run_id", "%016" PRIx64, v->run_id) ||
+        sb_kvs_set(&t->params, "io_path", v->io_path, err))
         return oom(err);
-    if (!v->device && (sb_kvs_setf(&t->params, "files", "%u", v->files) ||
-                       sb_kvs_setf(&t->params, "file_bytes", "%" PRIu64, v->file_bytes)))
+    if (!v->device && (sb_kvs_setf(&t->params, err, "files", "%u", v->files) ||
+                       sb_kvs_setf(&t->params, err, "file_bytes", "%" PRIu64, v->file_bytes)))
         return oom(err);
-    if (v->note[0] && sb_kvs_set(&t->params, "note", v->note))
+    if (v->note[0] && sb_kvs_set(&t->params, "note", v->note, err))
         return oom(err);
     return SB_OK;
 }
@@ -684,8 +684,9 @@ static sb_status run_phases(vrun *v, sb_target_res *tres, sb_error *err)
         if (sb_kvs_set(&t->params, "verdict",
                        st    ? "incomplete"
                        : bad ? "fake-capacity"
-                             : "ok") ||
-            (bad && sb_kvs_setf(&t->params, "first_bad_offset", "%" PRIu64, first)))
+                             : "ok",
+                       err) ||
+            (bad && sb_kvs_setf(&t->params, err, "first_bad_offset", "%" PRIu64, first)))
             return oom(err);
         SB_TRY(mark(t, st, &perr, err));
         if (st != SB_OK || bad)
@@ -745,9 +746,9 @@ static sb_status run_phases(vrun *v, sb_target_res *tres, sb_error *err)
                           : k.changed && k.changed >= all / FAKE_SHARE ? "fake-capacity"
                           : all != k.ok                                ? "damaged"
                                                                        : "ok";
-    if (sb_kvs_set(&t->params, "verdict", verdict) ||
+    if (sb_kvs_set(&t->params, "verdict", verdict, err) ||
         (k.first_bad != UINT64_MAX &&
-         sb_kvs_setf(&t->params, "first_bad_offset", "%" PRIu64, k.first_bad)))
+         sb_kvs_setf(&t->params, err, "first_bad_offset", "%" PRIu64, k.first_bad)))
         return oom(err);
     SB_TRY(mark(t, st, &perr, err));
 
@@ -837,7 +838,7 @@ done:
         /* Said with the last test, where a reader of the run sees it. */
         sb_target_res *last = run->n_targets ? &run->targets[run->n_targets - 1] : NULL;
         if (failed && tres && last == tres && tres->n_tests &&
-            sb_kvs_setf(&tres->tests[tres->n_tests - 1].params, "note",
+            sb_kvs_setf(&tres->tests[tres->n_tests - 1].params, err, "note",
                         "%u of the run's files in '%s' could not be removed", failed, path) &&
             st == SB_OK)
             st = oom(err);

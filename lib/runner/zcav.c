@@ -373,32 +373,32 @@ static sb_status record(const zscan *z, sb_run *run, sb_error *err)
     SB_TRY(sb_result_add_target(run, z->path, z->is_device ? "device" : "file", "", &tres, err));
     if (z->is_device)
         SB_TRY(sb_target_describe(z->target, &tres->info, err));
-    else if (sb_kvs_setf(&tres->info, "size_bytes", "%llu", (unsigned long long)z->size_bytes))
+    else if (sb_kvs_setf(&tres->info, err, "size_bytes", "%llu", (unsigned long long)z->size_bytes))
         return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
     sb_test *test;
     SB_TRY(sb_result_add_test(tres, "zcav", c->write ? "write" : "read", &test, err));
 
     sb_kvs *p = &test->params;
-    sb_status st = sb_kvs_set(p, "direction", c->write ? "write" : "read");
+    sb_status st = sb_kvs_set(p, "direction", c->write ? "write" : "read", err);
     if (!st)
-        st = sb_kvs_setf(p, "block_bytes", "%llu", (unsigned long long)c->block_bytes);
+        st = sb_kvs_setf(p, err, "block_bytes", "%llu", (unsigned long long)c->block_bytes);
     if (!st)
-        st = sb_kvs_setf(p, "chunk_bytes", "%llu", (unsigned long long)c->chunk_bytes);
+        st = sb_kvs_setf(p, err, "chunk_bytes", "%llu", (unsigned long long)c->chunk_bytes);
     if (!st)
-        st = sb_kvs_setf(p, "start_bytes", "%llu", (unsigned long long)z->start);
+        st = sb_kvs_setf(p, err, "start_bytes", "%llu", (unsigned long long)z->start);
     if (!st)
-        st = sb_kvs_setf(p, "end_bytes", "%llu", (unsigned long long)z->end);
+        st = sb_kvs_setf(p, err, "end_bytes", "%llu", (unsigned long long)z->end);
     if (!st)
-        st = sb_kvs_setf(p, "skip", "%u", c->skip);
+        st = sb_kvs_setf(p, err, "skip", "%u", c->skip);
     if (!st)
-        st = sb_kvs_setf(p, "passes", "%u", c->passes);
+        st = sb_kvs_setf(p, err, "passes", "%u", c->passes);
     if (!st)
         st = sb_kvs_set(p, "io_path",
-                        z->direct ? "direct" : "buffered, cache dropped before every pass");
+                        z->direct ? "direct" : "buffered, cache dropped before every pass", err);
     if (!st)
-        st = sb_kvs_set(p, "engine", sb_engine_psync.name);
+        st = sb_kvs_set(p, "engine", sb_engine_psync.name, err);
     if (!st && z->note[0])
-        st = sb_kvs_set(p, "note", z->note);
+        st = sb_kvs_set(p, "note", z->note, err);
     if (st)
         return sb_error_set(err, st, 0, "out of memory");
 

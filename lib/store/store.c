@@ -337,7 +337,7 @@ static int entry_details(sqlite3_stmt *labels, sqlite3_stmt *targets, sb_store_e
     sqlite3_reset(labels);
     sqlite3_bind_int64(labels, 1, e->id);
     while ((rc = sqlite3_step(labels)) == SQLITE_ROW)
-        if (sb_kvs_set(&e->labels, col_text(labels, 0), col_text(labels, 1)) != SB_OK)
+        if (sb_kvs_set(&e->labels, col_text(labels, 0), col_text(labels, 1), NULL) != SB_OK)
             return SQLITE_NOMEM;
     if (rc != SQLITE_DONE)
         return rc;
@@ -346,8 +346,8 @@ static int entry_details(sqlite3_stmt *labels, sqlite3_stmt *targets, sb_store_e
     sb_buf b = { 0 };
     while ((rc = sqlite3_step(targets)) == SQLITE_ROW) {
         const char *p = col_text(targets, 0);
-        if ((b.len && sb_buf_append(&b, ", ", 2) != SB_OK) ||
-            sb_buf_append(&b, p, strlen(p)) != SB_OK) {
+        if ((b.len && sb_buf_append(&b, ", ", 2, NULL) != SB_OK) ||
+            sb_buf_append(&b, p, strlen(p), NULL) != SB_OK) {
             sb_buf_free(&b);
             return SQLITE_NOMEM;
         }
@@ -371,10 +371,10 @@ static char *list_sql(const sb_store_filter *f)
     static const char label[] = " AND EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id"
                                 " AND l.key = ? AND l.value = ?)";
     static const char tail[] = " ORDER BY r.id";
-    bool ok = sb_buf_append(&b, head, sizeof head - 1) == SB_OK;
+    bool ok = sb_buf_append(&b, head, sizeof head - 1, NULL) == SB_OK;
     for (size_t i = 0; ok && f && f->labels && i < f->labels->n; i++)
-        ok = sb_buf_append(&b, label, sizeof label - 1) == SB_OK;
-    ok = ok && sb_buf_append(&b, tail, sizeof tail - 1) == SB_OK;
+        ok = sb_buf_append(&b, label, sizeof label - 1, NULL) == SB_OK;
+    ok = ok && sb_buf_append(&b, tail, sizeof tail - 1, NULL) == SB_OK;
     if (!ok) {
         sb_buf_free(&b);
         return NULL;

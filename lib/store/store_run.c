@@ -243,7 +243,7 @@ static int load_kvs(loader *ld, int which, int64_t parent, sb_kvs *kvs)
     sqlite3_stmt *st = query(ld, which, parent);
     int rc;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-        if (sb_kvs_set(kvs, col_text(st, 0), col_text(st, 1)) != SB_OK)
+        if (sb_kvs_set(kvs, col_text(st, 0), col_text(st, 1), NULL) != SB_OK)
             return SQLITE_NOMEM;
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }

@@ -156,27 +156,6 @@ uint64_t sb_target_space_bytes(const sb_target *t)
     return t->space_bytes;
 }
 
-/* Copies every pair of from into to, each key behind prefix. */
-static sb_status copy_prefixed(sb_kvs *to, const char *prefix, const sb_kvs *from)
-{
-    for (size_t i = 0; i < from->n; i++) {
-        char key[256];
-        snprintf(key, sizeof key, "%s%s", prefix, from->v[i].key);
-        SB_TRY(sb_kvs_set(to, key, from->v[i].value));
-    }
-    return SB_OK;
-}
-
-static void kvs_clear(sb_kvs *kvs)
-{
-    for (size_t i = 0; i < kvs->n; i++) {
-        free(kvs->v[i].key);
-        free(kvs->v[i].value);
-    }
-    free(kvs->v);
-    *kvs = (sb_kvs){ 0 };
-}
-
 /* The storage under the target, as `storbench info` shows it: the
  * partition and its alignment as they are, the whole disk's facts as
  * "device.<key>" and its bus and link as "bus.<key>". Nothing for a
@@ -188,34 +167,30 @@ static sb_status describe_storage(const sb_target *t, sb_kvs *kvs, sb_error *err
     sb_kvs part = { 0 }, dev = { 0 }, bus = { 0 };
     sb_status s = sb_probe_block(NULL, major(t->dev), minor(t->dev), &part, &dev, &bus, err);
     if (!s)
-        s = copy_prefixed(kvs, "", &part);
+        s = sb_kvs_copy(kvs, "", &part, err);
     if (!s)
-        s = copy_prefixed(kvs, "device.", &dev);
+        s = sb_kvs_copy(kvs, "device.", &dev, err);
     if (!s)
-        s = copy_prefixed(kvs, "bus.", &bus);
-    kvs_clear(&part);
-    kvs_clear(&dev);
-    kvs_clear(&bus);
-    if (s)
-        return sb_error_set(err, s, 0, "out of memory while describing '%s'", t->path);
-    return SB_OK;
+        s = sb_kvs_copy(kvs, "bus.", &bus, err);
+    sb_kvs_free(&part);
+    sb_kvs_free(&dev);
+    sb_kvs_free(&bus);
+    return s;
 }
 
 sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err)
 {
-    sb_status s = sb_kvs_setf(kvs, "devno", "%u:%u", major(t->dev), minor(t->dev));
+    sb_status s = sb_kvs_setf(kvs, err, "devno", "%u:%u", major(t->dev), minor(t->dev));
     if (!s && t->source[0])
-        s = sb_kvs_set(kvs, "source", t->source);
+        s = sb_kvs_set(kvs, "source", t->source, err);
     if (!s && t->mount_point[0])
-        s = sb_kvs_set(kvs, "mount_point", t->mount_point);
+        s = sb_kvs_set(kvs, "mount_point", t->mount_point, err);
     if (!s && t->logical_block)
-        s = sb_kvs_setf(kvs, "logical_block_bytes", "%u", t->logical_block);
+        s = sb_kvs_setf(kvs, err, "logical_block_bytes", "%u", t->logical_block);
     if (!s)
-        s = sb_kvs_setf(kvs, t->kind == SB_TARGET_DEVICE ? "size_bytes" : "free_bytes", "%llu",
+        s = sb_kvs_setf(kvs, err, t->kind == SB_TARGET_DEVICE ? "size_bytes" : "free_bytes", "%llu",
                         (unsigned long long)t->space_bytes);
-    if (s)
-        return sb_error_set(err, s, 0, "out of memory while describing '%s'", t->path);
-    return describe_storage(t, kvs, err);
+    return s ? s : describe_storage(t, kvs, err);
 }
 
 /* The O_DIRECT alignment of an open file: statx knows it exactly on Linux

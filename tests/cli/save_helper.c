@@ -27,8 +27,8 @@ int main(int argc, char **argv)
     sb_run *run = sb_run_new("save_helper", 1733130000);
     sb_error err = { 0 };
     sb_target_res *t;
-    if (!samples || !run || sb_kvs_set(&run->labels, "tag", argv[3]) != SB_OK ||
-        sb_kvs_set(&run->host, "hostname", "helper") != SB_OK ||
+    if (!samples || !run || sb_kvs_set(&run->labels, "tag", argv[3], &err) != SB_OK ||
+        sb_kvs_set(&run->host, "hostname", "helper", &err) != SB_OK ||
         sb_result_add_target(run, "/helper", "directory", "ext4", &t, &err) != SB_OK) {
         fprintf(stderr, "save_helper: out of memory\n");
         return 1;

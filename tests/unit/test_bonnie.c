@@ -45,8 +45,8 @@ static sb_run *golden_run(bool io, bool files)
     sb_error err;
     sb_target_res *tr;
     ok(sb_result_add_target(run, "/mnt/sd", "directory", "ext4", &tr, &err), &err);
-    ok(sb_kvs_set(&tr->info, "machine", "pandaboard"), &err);
-    ok(sb_kvs_set(&tr->info, "seed", "1234567"), &err);
+    ok(sb_kvs_set(&tr->info, "machine", "pandaboard", &err), &err);
+    ok(sb_kvs_set(&tr->info, "seed", "1234567", &err), &err);
     /* rate (B/s or 1/s), cpu, latency max and p99 (ns), elapsed (s) */
     static const double v[SB_BONNIE_N_TESTS][5] = {
         { 1150976, 98.7, 35012000, 20000, 2.7 },   { 21516288, 3.2, 2081000000, 900, 12.2 },
@@ -62,22 +62,23 @@ static sb_run *golden_run(bool io, bool files)
             continue;
         sb_test *t;
         ok(sb_result_add_test(tr, "bonnie", sb_bonnie_test_names[k], &t, &err), &err);
-        ok(sb_kvs_set(&t->params, "concurrency", "1"), &err);
+        ok(sb_kvs_set(&t->params, "concurrency", "1", &err), &err);
         if (is_io) {
-            ok(sb_kvs_setf(&t->params, "file_size", "%llu", 256 * MIB), &err);
-            ok(sb_kvs_set(&t->params, "chunk_size", "8192"), &err);
-            ok(sb_kvs_set(&t->params, "char_size", "3145728"), &err);
-            ok(sb_kvs_set(&t->params, "seeks", "8192"), &err);
-            ok(sb_kvs_set(&t->params, "seekers", "5"), &err);
-            ok(sb_kvs_set(&t->params, "io_path", k == SB_BONNIE_SEEKS ? "direct" : "buffered"),
+            ok(sb_kvs_setf(&t->params, &err, "file_size", "%llu", 256 * MIB), &err);
+            ok(sb_kvs_set(&t->params, "chunk_size", "8192", &err), &err);
+            ok(sb_kvs_set(&t->params, "char_size", "3145728", &err), &err);
+            ok(sb_kvs_set(&t->params, "seeks", "8192", &err), &err);
+            ok(sb_kvs_set(&t->params, "seekers", "5", &err), &err);
+            ok(sb_kvs_set(&t->params, "io_path", k == SB_BONNIE_SEEKS ? "direct" : "buffered",
+                          &err),
                &err);
         } else {
-            ok(sb_kvs_set(&t->params, "num_files", "16"), &err);
-            ok(sb_kvs_set(&t->params, "files", "16384"), &err);
-            ok(sb_kvs_set(&t->params, "max_size", "4096"), &err);
-            ok(sb_kvs_set(&t->params, "min_size", "1024"), &err);
-            ok(sb_kvs_set(&t->params, "num_dirs", "4"), &err);
-            ok(sb_kvs_set(&t->params, "file_chunk_size", "8192"), &err);
+            ok(sb_kvs_set(&t->params, "num_files", "16", &err), &err);
+            ok(sb_kvs_set(&t->params, "files", "16384", &err), &err);
+            ok(sb_kvs_set(&t->params, "max_size", "4096", &err), &err);
+            ok(sb_kvs_set(&t->params, "min_size", "1024", &err), &err);
+            ok(sb_kvs_set(&t->params, "num_dirs", "4", &err), &err);
+            ok(sb_kvs_set(&t->params, "file_chunk_size", "8192", &err), &err);
         }
         bool tp = k < SB_BONNIE_SEEKS;
         ok(sb_result_add_measurement(t, tp ? "throughput" : "ops", tp ? "B/s" : "1/s", v[k][0], 0,

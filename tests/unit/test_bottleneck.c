@@ -184,7 +184,7 @@ static void fill(sb_kvs *kvs, const char *const *pairs)
 {
     sb_error err = { 0 };
     for (size_t i = 0; pairs[i]; i += 2)
-        ok(sb_kvs_set(kvs, pairs[i], pairs[i + 1]), &err);
+        ok(sb_kvs_set(kvs, pairs[i], pairs[i + 1], &err), &err);
 }
 
 static void free_kvs(sb_kvs *kvs)
@@ -264,7 +264,7 @@ static void test_of_probe_trees(void **state)
         for (size_t k = 0; k < snap.bus.n; k++) {
             char key[256];
             snprintf(key, sizeof key, "bus.%s", snap.bus.v[k].key);
-            ok(sb_kvs_set(&info, key, snap.bus.v[k].value), &err);
+            ok(sb_kvs_set(&info, key, snap.bus.v[k].value, &err), &err);
         }
         sb_ceiling c;
         bool found = sb_ceiling_of_info(&info, &c);
@@ -362,8 +362,8 @@ static void add_test(sb_target_res *t, const char *dir, const char *bs, double m
     char name[64];
     snprintf(name, sizeof name, "%s %s", dir, bs);
     ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
-    ok(sb_kvs_set(&test->params, "direction", dir), &err);
-    ok(sb_kvs_set(&test->params, "bs_bytes", bs), &err);
+    ok(sb_kvs_set(&test->params, "direction", dir, &err), &err);
+    ok(sb_kvs_set(&test->params, "bs_bytes", bs, &err), &err);
     ok(sb_result_add_measurement(test, "throughput", "B/s", mib_s * MIB, 0, NULL, 0, &err), &err);
     ok(sb_result_add_measurement(test, "cpu", "%", cpu, 0, NULL, 0, &err), &err);
     if (!complete)
@@ -431,9 +431,9 @@ static void test_annotate(void **state)
     for (size_t i = 0; i < ARRAY_LEN(jobs); i++) {
         sb_test *test;
         ok(sb_result_add_test(t, jobs[i].kind, "j", &test, &err), &err);
-        ok(sb_kvs_set(&test->params, "rw", jobs[i].rw), &err);
-        ok(sb_kvs_set(&test->params, "direction", jobs[i].dir), &err);
-        ok(sb_kvs_set(&test->params, "bs", jobs[i].bs), &err);
+        ok(sb_kvs_set(&test->params, "rw", jobs[i].rw, &err), &err);
+        ok(sb_kvs_set(&test->params, "direction", jobs[i].dir, &err), &err);
+        ok(sb_kvs_set(&test->params, "bs", jobs[i].bs, &err), &err);
         ok(sb_result_add_measurement(test, "throughput", "B/s", jobs[i].mib * MIB, 0, NULL, 0,
                                      &err),
            &err);

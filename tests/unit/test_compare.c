@@ -84,8 +84,8 @@ static void add_sweep_point(sb_target_res *t, const char *dir, uint64_t bs, doub
     snprintf(name, sizeof name, "%s %s", dir, sb_format_size(bs, label, sizeof label));
     sb_test *test;
     ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
-    ok(sb_kvs_set(&test->params, "direction", dir), &err);
-    ok(sb_kvs_setf(&test->params, "bs_bytes", "%llu", (unsigned long long)bs), &err);
+    ok(sb_kvs_set(&test->params, "direction", dir, &err), &err);
+    ok(sb_kvs_setf(&test->params, &err, "bs_bytes", "%llu", (unsigned long long)bs), &err);
     ok(sb_result_add_measurement(test, "throughput", "B/s", mib_s * MIB, 0, NULL, 0, &err), &err);
     /* Bookkeeping that compare leaves out. */
     ok(sb_result_add_measurement(test, "cpu", "%", 50, 0, NULL, 0, &err), &err);
@@ -101,8 +101,8 @@ static sb_run *seed000_run(size_t i)
     snprintf(cmd, sizeof cmd, "storbench sweep /media/%s", fs_names[i]);
     sb_run *run = sb_run_new(cmd, STARTED_UNIX + (int64_t)i * 3600);
     assert_non_null(run);
-    ok(sb_kvs_set(&run->host, "hostname", "bananapi"), &err);
-    ok(sb_kvs_set(&run->labels, "drive", "hdd-2t"), &err);
+    ok(sb_kvs_set(&run->host, "hostname", "bananapi", &err), &err);
+    ok(sb_kvs_set(&run->labels, "drive", "hdd-2t", &err), &err);
     sb_target_res *t;
     char path[64];
     snprintf(path, sizeof path, "/media/%s", fs_names[i]);
@@ -141,8 +141,8 @@ static void add_fio(sb_target_res *t, const char *dir, double bps, double iops)
     char name[32];
     snprintf(name, sizeof name, "test %s", dir);
     ok(sb_result_add_test(t, "fio", name, &test, &err), &err);
-    ok(sb_kvs_set(&test->params, "direction", dir), &err);
-    ok(sb_kvs_set(&test->params, "rw", "randrw"), &err);
+    ok(sb_kvs_set(&test->params, "direction", dir, &err), &err);
+    ok(sb_kvs_set(&test->params, "rw", "randrw", &err), &err);
     ok(sb_result_add_measurement(test, "throughput", "B/s", bps, 0, NULL, 0, &err), &err);
     ok(sb_result_add_measurement(test, "iops", "1/s", iops, 0, NULL, 0, &err), &err);
 }
@@ -154,9 +154,9 @@ static sb_run *seed004_run(size_t i)
     sb_run *run = sb_run_new("fio --name=test --readwrite=randrw --rwmixread=75",
                              STARTED_UNIX + (int64_t)i * 60);
     assert_non_null(run);
-    ok(sb_kvs_set(&run->host, "hostname", h->host), &err);
-    ok(sb_kvs_set(&run->labels, "source", "fio"), &err);
-    ok(sb_kvs_set(&run->labels, "drive", h->drive), &err);
+    ok(sb_kvs_set(&run->host, "hostname", h->host, &err), &err);
+    ok(sb_kvs_set(&run->labels, "source", "fio", &err), &err);
+    ok(sb_kvs_set(&run->labels, "drive", h->drive, &err), &err);
     sb_target_res *t;
     ok(sb_result_add_target(run, "/mnt/temp/test", "file", "", &t, &err), &err);
     add_fio(t, "read", h->read_bps, h->read_iops);
@@ -182,7 +182,7 @@ static char *read_all(const char *path, size_t *len)
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+        assert_int_equal(sb_buf_append(&b, chunk, n, NULL), SB_OK);
     fclose(f);
     *len = b.len;
     return b.data ? b.data : strdup("");

@@ -54,7 +54,7 @@ static char *read_all(const char *path, size_t *len)
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+        assert_int_equal(sb_buf_append(&b, chunk, n, NULL), SB_OK);
     fclose(f);
     *len = b.len;
     return b.data ? b.data : strdup("");

@@ -107,10 +107,10 @@ static char *read_file(const char *path)
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+        assert_int_equal(sb_buf_append(&b, chunk, n, NULL), SB_OK);
     fclose(f);
     if (!b.data)
-        assert_int_equal(sb_buf_append(&b, "", 0), SB_OK);
+        assert_int_equal(sb_buf_append(&b, "", 0, NULL), SB_OK);
     return b.data;
 }
 

@@ -171,7 +171,7 @@ static void test_cid_kvs(void **state)
 {
     (void)state;
     sb_kvs kvs = { 0 };
-    assert_int_equal(sb_probe_sd_kvs("SD", CID_SANDISK, NULL, &kvs), SB_OK);
+    assert_int_equal(sb_probe_sd_kvs("SD", CID_SANDISK, NULL, &kvs, NULL), SB_OK);
     assert_string_equal(sb_kvs_get(&kvs, "sd_cid"), "valid");
     assert_string_equal(sb_kvs_get(&kvs, "sd_manufacturer"), "SanDisk (0x03)");
     assert_string_equal(sb_kvs_get(&kvs, "sd_revision"), "8.0");
@@ -180,7 +180,8 @@ static void test_cid_kvs(void **state)
     kvs_free(&kvs);
 
     /* An ID outside the table, and a month out of range. */
-    assert_int_equal(sb_probe_sd_kvs("SD", "ee4f4541424344451000000001015f01", NULL, &kvs), SB_OK);
+    assert_int_equal(sb_probe_sd_kvs("SD", "ee4f4541424344451000000001015f01", NULL, &kvs, NULL),
+                     SB_OK);
     assert_string_equal(sb_kvs_get(&kvs, "sd_manufacturer"), "unknown (0xee)");
     assert_string_equal(sb_kvs_get(&kvs, "sd_oem"), "OE");
     assert_string_equal(sb_kvs_get(&kvs, "sd_product"), "ABCDE");
@@ -188,15 +189,15 @@ static void test_cid_kvs(void **state)
     kvs_free(&kvs);
 
     /* A CID of the wrong length is reported, not decoded. */
-    assert_int_equal(sb_probe_sd_kvs("SD", "27504853443332473010", NULL, &kvs), SB_OK);
+    assert_int_equal(sb_probe_sd_kvs("SD", "27504853443332473010", NULL, &kvs, NULL), SB_OK);
     assert_string_equal(sb_kvs_get(&kvs, "sd_cid"), "invalid (not 32 hex digits)");
     assert_null(sb_kvs_get(&kvs, "sd_manufacturer"));
     kvs_free(&kvs);
 
     /* eMMC and SDIO CIDs have another layout: not decoded as SD. */
-    assert_int_equal(sb_probe_sd_kvs("MMC", CID_SANDISK, NULL, &kvs), SB_OK);
+    assert_int_equal(sb_probe_sd_kvs("MMC", CID_SANDISK, NULL, &kvs, NULL), SB_OK);
     assert_int_equal(kvs.n, 0);
-    assert_int_equal(sb_probe_sd_kvs(NULL, NULL, NULL, &kvs), SB_OK);
+    assert_int_equal(sb_probe_sd_kvs(NULL, NULL, NULL, &kvs, NULL), SB_OK);
     assert_int_equal(kvs.n, 0);
 }
 
@@ -256,12 +257,12 @@ static void test_throttled(void **state)
     assert_false(sb_probe_throttled_decode(NULL, &t));
 
     sb_kvs kvs = { 0 };
-    assert_int_equal(sb_probe_throttled_kvs("50005", &kvs), SB_OK);
+    assert_int_equal(sb_probe_throttled_kvs("50005", &kvs, NULL), SB_OK);
     assert_string_equal(sb_kvs_get(&kvs, "throttled_raw"), "0x50005");
     assert_string_equal(sb_kvs_get(&kvs, "under_voltage_now"), "yes");
     assert_string_equal(sb_kvs_get(&kvs, "freq_capped_occurred"), "no");
     kvs_free(&kvs);
-    assert_int_equal(sb_probe_throttled_kvs("garbage", &kvs), SB_OK);
+    assert_int_equal(sb_probe_throttled_kvs("garbage", &kvs, NULL), SB_OK);
     assert_int_equal(kvs.n, 0);
 }
 

@@ -81,11 +81,11 @@ static char *replace_all(const char *s, const char *from, const char *to)
     for (const char *p = s;;) {
         const char *hit = strstr(p, from);
         if (!hit) {
-            assert_int_equal(sb_buf_append(&b, p, strlen(p)), SB_OK);
+            assert_int_equal(sb_buf_append(&b, p, strlen(p), NULL), SB_OK);
             break;
         }
-        assert_int_equal(sb_buf_append(&b, p, (size_t)(hit - p)), SB_OK);
-        assert_int_equal(sb_buf_append(&b, to, strlen(to)), SB_OK);
+        assert_int_equal(sb_buf_append(&b, p, (size_t)(hit - p), NULL), SB_OK);
+        assert_int_equal(sb_buf_append(&b, to, strlen(to), NULL), SB_OK);
         p = hit + flen;
     }
     return b.data ? b.data : strdup("");
@@ -100,7 +100,7 @@ static char *read_file(const char *path)
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+        assert_int_equal(sb_buf_append(&b, chunk, n, NULL), SB_OK);
     fclose(f);
     return b.data ? b.data : strdup("");
 }

@@ -91,12 +91,12 @@ static void add_point(sb_target_res *t, const point *p)
     snprintf(name, sizeof name, "%s %s", p->dir, sb_format_size(p->bs, label, sizeof label));
     sb_test *test;
     ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
-    ok(sb_kvs_set(&test->params, "direction", p->dir), &err);
-    ok(sb_kvs_setf(&test->params, "bs_bytes", "%llu", (unsigned long long)p->bs), &err);
-    ok(sb_kvs_set(&test->params, "io_path", p->io_path), &err);
-    ok(sb_kvs_set(&test->params, "mode", "adaptive"), &err);
-    ok(sb_kvs_set(&test->params, "engine", "sync"), &err);
-    ok(sb_kvs_set(&test->params, "stop", p->stop), &err);
+    ok(sb_kvs_set(&test->params, "direction", p->dir, &err), &err);
+    ok(sb_kvs_setf(&test->params, &err, "bs_bytes", "%llu", (unsigned long long)p->bs), &err);
+    ok(sb_kvs_set(&test->params, "io_path", p->io_path, &err), &err);
+    ok(sb_kvs_set(&test->params, "mode", "adaptive", &err), &err);
+    ok(sb_kvs_set(&test->params, "engine", "sync", &err), &err);
+    ok(sb_kvs_set(&test->params, "stop", p->stop, &err), &err);
     double samples[ARRAY_LEN(p->samples_mib_s)];
     for (size_t i = 0; i < p->n_samples; i++)
         samples[i] = p->samples_mib_s[i] * MIB;
@@ -223,13 +223,13 @@ static void add_target(sb_run *run, const char *path, const char *fs, const char
     sb_error err = { 0 };
     sb_target_res *t;
     ok(sb_result_add_target(run, path, "directory", fs, &t, &err), &err);
-    ok(sb_kvs_set(&t->info, "devno", "8:1"), &err);
-    ok(sb_kvs_set(&t->info, "source", source), &err);
-    ok(sb_kvs_set(&t->info, "mount_point", path), &err);
-    ok(sb_kvs_set(&t->info, "logical_block_bytes", "512"), &err);
-    ok(sb_kvs_set(&t->info, "free_bytes", "31457280000"), &err);
-    ok(sb_kvs_set(&t->info, "test_file_bytes", "67108864"), &err);
-    ok(sb_kvs_set(&t->info, "dio_align_bytes", "512"), &err);
+    ok(sb_kvs_set(&t->info, "devno", "8:1", &err), &err);
+    ok(sb_kvs_set(&t->info, "source", source, &err), &err);
+    ok(sb_kvs_set(&t->info, "mount_point", path, &err), &err);
+    ok(sb_kvs_set(&t->info, "logical_block_bytes", "512", &err), &err);
+    ok(sb_kvs_set(&t->info, "free_bytes", "31457280000", &err), &err);
+    ok(sb_kvs_set(&t->info, "test_file_bytes", "67108864", &err), &err);
+    ok(sb_kvs_set(&t->info, "dio_align_bytes", "512", &err), &err);
     for (size_t i = 0; i < n; i++)
         add_point(t, &points[i]);
 }
@@ -241,11 +241,11 @@ static sb_run *golden_run(void)
     assert_non_null(run);
     /* Set by the runner itself when the sweep ends. */
     run->elapsed_s = 73.25;
-    ok(sb_kvs_set(&run->host, "hostname", "testhost"), &err);
-    ok(sb_kvs_set(&run->host, "kernel", "6.1.0"), &err);
-    ok(sb_kvs_set(&run->host, "machine", "aarch64"), &err);
-    ok(sb_kvs_set(&run->host, "board", "Raspberry Pi 4 Model B Rev 1.4"), &err);
-    ok(sb_kvs_set(&run->labels, "drive", "sandisk-extreme-64g"), &err);
+    ok(sb_kvs_set(&run->host, "hostname", "testhost", &err), &err);
+    ok(sb_kvs_set(&run->host, "kernel", "6.1.0", &err), &err);
+    ok(sb_kvs_set(&run->host, "machine", "aarch64", &err), &err);
+    ok(sb_kvs_set(&run->host, "board", "Raspberry Pi 4 Model B Rev 1.4", &err), &err);
+    ok(sb_kvs_set(&run->labels, "drive", "sandisk-extreme-64g", &err), &err);
     add_target(run, "/mnt/ext4", "ext4", "/dev/sda1", ext4_points, ARRAY_LEN(ext4_points));
     add_target(run, LONG_PATH, "vfat", "/dev/sdb1", vfat_points, ARRAY_LEN(vfat_points));
     return run;
@@ -361,7 +361,7 @@ static void set_all(sb_kvs *kvs, const char *const *pairs)
 {
     sb_error err = { 0 };
     for (size_t i = 0; pairs[i]; i += 2)
-        ok(sb_kvs_set(kvs, pairs[i], pairs[i + 1]), &err);
+        ok(sb_kvs_set(kvs, pairs[i], pairs[i + 1], &err), &err);
 }
 
 static sb_run *bottleneck_run(void)
@@ -439,11 +439,11 @@ static char *replace_all(const char *s, const char *from, const char *to)
     for (const char *p = s;;) {
         const char *hit = strstr(p, from);
         if (!hit) {
-            assert_int_equal(sb_buf_append(&b, p, strlen(p)), SB_OK);
+            assert_int_equal(sb_buf_append(&b, p, strlen(p), NULL), SB_OK);
             break;
         }
-        assert_int_equal(sb_buf_append(&b, p, (size_t)(hit - p)), SB_OK);
-        assert_int_equal(sb_buf_append(&b, to, strlen(to)), SB_OK);
+        assert_int_equal(sb_buf_append(&b, p, (size_t)(hit - p), NULL), SB_OK);
+        assert_int_equal(sb_buf_append(&b, to, strlen(to), NULL), SB_OK);
         p = hit + flen;
     }
     return b.data ? b.data : strdup("");
@@ -459,7 +459,7 @@ static char *read_file(const char *path, size_t *len)
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+        assert_int_equal(sb_buf_append(&b, chunk, n, NULL), SB_OK);
     fclose(f);
     *len = b.len;
     return b.data ? b.data : strdup("");

@@ -263,8 +263,8 @@ static void add_point(sb_target_res *t, const char *dir, uint64_t bs, double mib
     snprintf(name, sizeof name, "%s %s", dir, sb_format_size(bs, label, sizeof label));
     sb_test *test;
     ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
-    ok(sb_kvs_set(&test->params, "direction", dir), &err);
-    ok(sb_kvs_setf(&test->params, "bs_bytes", "%llu", (unsigned long long)bs), &err);
+    ok(sb_kvs_set(&test->params, "direction", dir, &err), &err);
+    ok(sb_kvs_setf(&test->params, &err, "bs_bytes", "%llu", (unsigned long long)bs), &err);
     ok(sb_result_add_measurement(test, "throughput", "B/s", mib_s * MIB, mib_s * MIB / 50, NULL, 0,
                                  &err),
        &err);
@@ -277,13 +277,13 @@ static sb_run *seed000_run(size_t i)
     snprintf(cmd, sizeof cmd, "storbench sweep /media/%s", fs_names[i]);
     sb_run *run = sb_run_new(cmd, STARTED_UNIX + (int64_t)i * 3600);
     assert_non_null(run);
-    ok(sb_kvs_set(&run->host, "hostname", "bananapi"), &err);
-    ok(sb_kvs_set(&run->host, "model", "LeMaker Banana Pi"), &err);
-    ok(sb_kvs_set(&run->labels, "drive", "hdd-2t"), &err);
+    ok(sb_kvs_set(&run->host, "hostname", "bananapi", &err), &err);
+    ok(sb_kvs_set(&run->host, "model", "LeMaker Banana Pi", &err), &err);
+    ok(sb_kvs_set(&run->labels, "drive", "hdd-2t", &err), &err);
     sb_target_res *t;
     snprintf(path, sizeof path, "/media/%s", fs_names[i]);
     ok(sb_result_add_target(run, path, "directory", fs_names[i], &t, &err), &err);
-    ok(sb_kvs_set(&t->info, "device.model", "ST2000DM001"), &err);
+    ok(sb_kvs_set(&t->info, "device.model", "ST2000DM001", &err), &err);
     for (size_t k = 0; k < 18; k++)
         if (!(i == 3 && k == 0))
             add_point(t, "write", sizes[k], write_mib[i][k]);
@@ -327,9 +327,9 @@ static sb_run *seed004_run(size_t i)
     sb_run *run = sb_run_new("fio --name=test --readwrite=randrw --rwmixread=75",
                              STARTED_UNIX + (int64_t)i * 60);
     assert_non_null(run);
-    ok(sb_kvs_set(&run->host, "hostname", h->host), &err);
-    ok(sb_kvs_set(&run->labels, "source", "fio"), &err);
-    ok(sb_kvs_set(&run->labels, "drive", h->drive), &err);
+    ok(sb_kvs_set(&run->host, "hostname", h->host, &err), &err);
+    ok(sb_kvs_set(&run->labels, "source", "fio", &err), &err);
+    ok(sb_kvs_set(&run->labels, "drive", h->drive, &err), &err);
     sb_target_res *t;
     ok(sb_result_add_target(run, "/mnt/temp/test", "file", "", &t, &err), &err);
     add_fio(t, "read", h->read_bps, h->read_iops, h->p99_ns);
@@ -349,11 +349,11 @@ static sb_run *mixed_run(size_t i)
     if (i == 0) {
         sb_run *run = sb_run_new("storbench zcav /dev/mmcblk0", STARTED_UNIX);
         assert_non_null(run);
-        ok(sb_kvs_set(&run->host, "hostname", "rpi3"), &err);
+        ok(sb_kvs_set(&run->host, "hostname", "rpi3", &err), &err);
         ok(sb_result_add_target(run, "/dev/mmcblk0", "device", "", &t, &err), &err);
         ok(sb_result_add_test(t, "zcav", "read", &test, &err), &err);
-        ok(sb_kvs_set(&test->params, "direction", "read"), &err);
-        ok(sb_kvs_set(&test->params, "passes", "1"), &err);
+        ok(sb_kvs_set(&test->params, "direction", "read", &err), &err);
+        ok(sb_kvs_set(&test->params, "passes", "1", &err), &err);
         double off[32], rate[32], tm[32];
         for (size_t k = 0; k < 32; k++) {
             off[k] = (double)k * 256 * MIB;
@@ -367,11 +367,11 @@ static sb_run *mixed_run(size_t i)
     }
     sb_run *run = sb_run_new("import <b>bonnie.csv</b>", STARTED_UNIX + 7200);
     assert_non_null(run);
-    ok(sb_kvs_set(&run->host, "hostname", "pi & <friends>"), &err);
-    ok(sb_kvs_set(&run->labels, "note", "\"quoted\" <script>alert(1)</script>"), &err);
+    ok(sb_kvs_set(&run->host, "hostname", "pi & <friends>", &err), &err);
+    ok(sb_kvs_set(&run->labels, "note", "\"quoted\" <script>alert(1)</script>", &err), &err);
     ok(sb_result_add_target(run, "rpi4-ssd", "bonnie++", "", &t, &err), &err);
-    ok(sb_kvs_set(&t->info, "file_size", "1G"), &err);
-    ok(sb_kvs_set(&t->info, "num_files", "16"), &err);
+    ok(sb_kvs_set(&t->info, "file_size", "1G", &err), &err);
+    ok(sb_kvs_set(&t->info, "num_files", "16", &err), &err);
     static const struct {
         const char *name, *metric, *unit;
         double v, cpu, lat_ns;
@@ -388,7 +388,7 @@ static sb_run *mixed_run(size_t i)
     for (size_t k = 0; k < ARRAY_LEN(tests); k++) {
         ok(sb_result_add_test(t, "bonnie++", tests[k].name, &test, &err), &err);
         if (isnan(tests[k].v)) {
-            ok(sb_kvs_set(&test->params, "note", "too fast to measure"), &err);
+            ok(sb_kvs_set(&test->params, "note", "too fast to measure", &err), &err);
             continue;
         }
         ok(sb_result_add_measurement(test, tests[k].metric, tests[k].unit, tests[k].v, 0, NULL, 0,
@@ -428,7 +428,7 @@ static void golden(const char *name, const sb_buf *out)
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        assert_int_equal(sb_buf_append(&want, chunk, n), SB_OK);
+        assert_int_equal(sb_buf_append(&want, chunk, n, NULL), SB_OK);
     fclose(f);
     bool same = want.len == out->len && memcmp(want.data, out->data, want.len) == 0;
     if (!same) {

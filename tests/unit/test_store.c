@@ -69,11 +69,11 @@ static void add_test(sb_target_res *t, const char *name, const char *dir, unsign
     sb_error err = { 0 };
     sb_test *test;
     ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
-    ok(sb_kvs_set(&test->params, "direction", dir), &err);
-    ok(sb_kvs_setf(&test->params, "bs_bytes", "%u", bs), &err);
-    ok(sb_kvs_set(&test->params, "io_path", "buffered, fdatasync"), &err);
-    ok(sb_kvs_set(&test->params, "mode", "adaptive"), &err);
-    ok(sb_kvs_set(&test->params, "stop", "stable"), &err);
+    ok(sb_kvs_set(&test->params, "direction", dir, &err), &err);
+    ok(sb_kvs_setf(&test->params, &err, "bs_bytes", "%u", bs), &err);
+    ok(sb_kvs_set(&test->params, "io_path", "buffered, fdatasync", &err), &err);
+    ok(sb_kvs_set(&test->params, "mode", "adaptive", &err), &err);
+    ok(sb_kvs_set(&test->params, "stop", "stable", &err), &err);
     ok(sb_result_add_measurement(test, "throughput", "B/s", rate, rate / 50, samples, n, &err),
        &err);
     ok(sb_result_add_measurement(test, "cpu", "%", 12.345678901234567, 0, NULL, 0, &err), &err);
@@ -94,23 +94,23 @@ static sb_run *make_run(int64_t started, const char *hostname, const char *drive
     sb_run *run = sb_run_new("storbench sweep --bs 8,4k /mnt/ext4 '/mnt/a, \"b\"'", started);
     assert_non_null(run);
     run->elapsed_s = 73.25;
-    ok(sb_kvs_set(&run->host, "hostname", hostname), &err);
-    ok(sb_kvs_set(&run->host, "kernel", "6.1.0"), &err);
-    ok(sb_kvs_set(&run->host, "board", "Raspberry Pi 4 Model B Rev 1.4"), &err);
-    ok(sb_kvs_set(&run->labels, "drive", drive), &err);
-    ok(sb_kvs_set(&run->labels, "platform", "rpi4"), &err);
+    ok(sb_kvs_set(&run->host, "hostname", hostname, &err), &err);
+    ok(sb_kvs_set(&run->host, "kernel", "6.1.0", &err), &err);
+    ok(sb_kvs_set(&run->host, "board", "Raspberry Pi 4 Model B Rev 1.4", &err), &err);
+    ok(sb_kvs_set(&run->labels, "drive", drive, &err), &err);
+    ok(sb_kvs_set(&run->labels, "platform", "rpi4", &err), &err);
 
     static const double s1[] = { 1.28e6, 1.31e6, 1.30e6, 1.29e6, 1.32e6 };
     static const double s2[] = { 48.9e6, 46.0e6, 44.8e6, 39.6e6, 38.1e6, 37.9e6 };
     sb_target_res *t;
     ok(sb_result_add_target(run, "/mnt/ext4", "directory", "ext4", &t, &err), &err);
-    ok(sb_kvs_set(&t->info, "source", "/dev/sda1"), &err);
-    ok(sb_kvs_set(&t->info, "free_bytes", "31457280000"), &err);
+    ok(sb_kvs_set(&t->info, "source", "/dev/sda1", &err), &err);
+    ok(sb_kvs_set(&t->info, "free_bytes", "31457280000", &err), &err);
     add_test(t, "write 8", "write", 8, 1.3e6, s1, 5, NULL, false);
     add_test(t, "write 4k", "write", 4096, 41.7 * 1048576, s2, 6, NULL, false);
     add_test(t, "read 8", "read", 8, 5.2e6, s1, 3, NULL, false);
     ok(sb_result_add_target(run, "/mnt/a, \"b\"", "directory", "vfat", &t, &err), &err);
-    ok(sb_kvs_set(&t->info, "source", "/dev/sdb1"), &err);
+    ok(sb_kvs_set(&t->info, "source", "/dev/sdb1", &err), &err);
     add_test(t, "write 8", "write", 8, 0.9e6, s1, 2, NULL, false);
     add_test(t, "read 8", "read", 8, NAN, NULL, 0,
              "read failed at offset 1048576: Input/output error", false);
@@ -165,7 +165,7 @@ static char *read_file(const char *path, size_t *len)
     char chunk[4096];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        assert_int_equal(sb_buf_append(&b, chunk, n), SB_OK);
+        assert_int_equal(sb_buf_append(&b, chunk, n, NULL), SB_OK);
     fclose(f);
     *len = b.len;
     return b.data ? b.data : strdup("");
@@ -375,7 +375,7 @@ static void test_list_filters(void **state)
         sb_run_free(run);
     }
     sb_kvs labels = { 0 };
-    ok(sb_kvs_set(&labels, "drive", "6401"), &err);
+    ok(sb_kvs_set(&labels, "drive", "6401", &err), &err);
     static const struct {
         bool labels;
         const char *host;
@@ -449,7 +449,7 @@ static void test_export_golden(void **state)
     sb_run *run = make_run(STARTED_UNIX, "testhost", "6401");
     int64_t ids[2];
     ok(sb_store_save(s, run, &ids[0], &err), &err);
-    ok(sb_kvs_set(&run->labels, "note", "second, \"quoted\""), &err);
+    ok(sb_kvs_set(&run->labels, "note", "second, \"quoted\"", &err), &err);
     ok(sb_store_save(s, run, &ids[1], &err), &err);
     sb_run_free(run);
     static const struct {

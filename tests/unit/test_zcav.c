@@ -219,8 +219,8 @@ static sb_run *golden_run(unsigned passes, bool complete, bool two_targets)
         ok(sb_result_add_target(run, d ? "/dev/sdc" : "/dev/sdb", "device", "", &tr, &err), &err);
         sb_test *t;
         ok(sb_result_add_test(tr, "zcav", "read", &t, &err), &err);
-        ok(sb_kvs_set(&t->params, "block_bytes", "268435456"), &err);
-        ok(sb_kvs_setf(&t->params, "passes", "%u", passes), &err);
+        ok(sb_kvs_set(&t->params, "block_bytes", "268435456", &err), &err);
+        ok(sb_kvs_setf(&t->params, &err, "passes", "%u", passes), &err);
         double off[5], rate[5], pb[3], ps[3], sum = 0;
         for (int i = 0; i < 5; i++) {
             off[i] = (double)(1ull << 30) + i * 2.0 * 256 * MIB;
