@@ -57,6 +57,7 @@
 #include <stdint.h>
 
 #include "storbench/result.h"
+#include "storbench/result_kinds.h"
 #include "storbench/sink.h"
 #include "storbench/status.h"
 
@@ -64,33 +65,10 @@
  * size, keeps the page cache out. bonnie++'s own default is twice the
  * RAM (sb_bonnie_ram_rule_bytes). */
 #define SB_BONNIE_DEFAULT_FILE_BYTES (256ull << 20)
-#define SB_BONNIE_DEFAULT_CHUNK_BYTES 8192u
 #define SB_BONNIE_DEFAULT_CHAR_BYTES (3ull << 20) /* bonnie++ 2.00a's DefaultByteIO */
-#define SB_BONNIE_DEFAULT_SEEKS 8192u
-#define SB_BONNIE_DEFAULT_SEEKERS 5u
 #define SB_BONNIE_DEFAULT_FILES_K 16u
 #define SB_BONNIE_MAX_CONCURRENCY 200
 #define SB_BONNIE_MAX_SEEKERS 64
-#define SB_BONNIE_MIN_TIME_S 0.5 /* below this bonnie++ prints "+++++" */
-
-enum {
-    SB_BONNIE_PUTC,
-    SB_BONNIE_WRITE,
-    SB_BONNIE_REWRITE,
-    SB_BONNIE_GETC,
-    SB_BONNIE_READ,
-    SB_BONNIE_SEEKS,
-    SB_BONNIE_SEQ_CREATE,
-    SB_BONNIE_SEQ_READ,
-    SB_BONNIE_SEQ_DELETE,
-    SB_BONNIE_RAN_CREATE,
-    SB_BONNIE_RAN_READ,
-    SB_BONNIE_RAN_DELETE,
-    SB_BONNIE_N_TESTS,
-};
-
-/* The test names, in bonnie++'s CSV order (the index is the enum above). */
-extern const char *const sb_bonnie_test_names[SB_BONNIE_N_TESTS];
 
 /* What the progress callback sees, a few times per second at most. */
 typedef struct sb_bonnie_progress {

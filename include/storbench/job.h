@@ -44,6 +44,7 @@
 
 #include "storbench/jobspec.h"
 #include "storbench/result.h"
+#include "storbench/result_kinds.h"
 #include "storbench/sink.h"
 #include "storbench/status.h"
 
@@ -102,10 +103,6 @@ void sb_job_engines_help(sb_sink *out);
  * created files are removed in every case. */
 SB_MUST_CHECK sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run,
                                    sb_error *err);
-
-/* fio's default completion-latency percentiles, in order. */
-extern const double sb_job_percentiles[];
-extern const unsigned sb_job_n_percentiles;
 
 /* Renders every "job" (or "suite") test of run as fio 3.x's JSON output
  * (--output-format=json): "fio version" naming storbench, "timestamp",

@@ -24,6 +24,7 @@
 
 #include "storbench/job.h"
 #include "storbench/result.h"
+#include "storbench/result_kinds.h"
 #include "storbench/status.h"
 
 typedef enum sb_suite_profile {
@@ -60,26 +61,5 @@ void sb_suite_args_free(char **argv);
  * Errors as sb_job_run. */
 SB_MUST_CHECK sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run,
                                      sb_error *err);
-
-/* The PiBenchmarks score: floor((1024 dd + 4 fio_rr + 10 fio_rw + ioz_read +
- * ioz_write + 4 ioz_rr + 10 ioz_rw) / 100), dd in MB/s, fio terms in IOPS,
- * iozone terms in KB/s. */
-typedef struct sb_pi_terms {
-    double dd_mbs;
-    double fio_randread_iops, fio_randwrite_iops;
-    double ioz_read_kbs, ioz_write_kbs, ioz_randread_kbs, ioz_randwrite_kbs;
-} sb_pi_terms;
-
-double sb_pi_score(const sb_pi_terms *t);
-
-/* The terms from the results of the pi profile in run (first target that
- * has them); false when some are missing. */
-bool sb_pi_terms_of(const sb_run *run, size_t target, sb_pi_terms *t);
-
-/* Rendering: the suite's summary table (CrystalDiskMark's layout: a row per
- * test, read and write side by side with MiB/s, IOPS and p99 latency), or
- * for the pi profile its terms and the score. Nothing when run has no
- * suite results. */
-SB_MUST_CHECK sb_status sb_report_suite(const sb_run *run, bool si, sb_sink *sink, sb_error *err);
 
 #endif

@@ -105,7 +105,7 @@ SB_MUST_CHECK sb_status sb_sweep_check_config(const sb_sweep_config *c, sb_error
  *
  * What limits a result: each complete point of 64k and larger gets a
  * "bottleneck" parameter when its target's bus is known or its CPU was
- * saturated (lib/probe/ceilings.h says how it is decided). The run's host
+ * saturated (storbench/bottleneck.h says how it is decided). The run's host
  * list gets the thermal zones' temperatures and the Raspberry Pi throttled
  * mask before and after the sweep ("before.temp_c.<zone>",
  * "after.throttled_raw", ...) and, when a throttling condition appeared

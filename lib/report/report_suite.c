@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report/report_int.h"
-#include "storbench/suite.h"
+#include "storbench/result_kinds.h"
 
 static const sb_test *find(const sb_target_res *tr, const char *job, const char *dir)
 {
@@ -171,11 +171,4 @@ bool sb_report_suite_text(const sb_run *run, const sb_report_opts *o, sb_sink *s
         any = true;
     }
     return any;
-}
-
-sb_status sb_report_suite(const sb_run *run, bool si, sb_sink *sink, sb_error *err)
-{
-    sb_report_opts o = { .si = si };
-    sb_report_suite_text(run, &o, sink);
-    return sb_sink_status(sink, err);
 }

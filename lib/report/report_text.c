@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/ceilings.h"
+#include "storbench/bottleneck.h"
 #include "report/report_int.h"
 #include "storbench/units.h"
 

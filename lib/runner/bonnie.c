@@ -35,21 +35,6 @@
 #define RAND_EXTRA 12u
 #define PROGRESS_NS 250000000ull
 
-const char *const sb_bonnie_test_names[SB_BONNIE_N_TESTS] = {
-    "putc",
-    "write",
-    "rewrite",
-    "getc",
-    "read",
-    "seeks",
-    "sequential create",
-    "sequential read",
-    "sequential delete",
-    "random create",
-    "random read",
-    "random delete",
-};
-
 void sb_bonnie_config_init(sb_bonnie_config *c)
 {
     memset(c, 0, sizeof *c);

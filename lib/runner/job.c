@@ -31,7 +31,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "probe/ceilings.h"
+#include "storbench/bottleneck.h"
 #include "storbench/clock.h"
 #include "storbench/job.h"
 #include "storbench/stats.h"
@@ -43,10 +43,6 @@
 #define LAYOUT_CHUNK (256u << 10)
 #define BUF_ALIGN 4096u
 #define MAX_DEPTH 4096u
-
-const double sb_job_percentiles[] = { 1,  5,  10, 20, 30,   40,   50,    60,   70,
-                                      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
-const unsigned sb_job_n_percentiles = sizeof sb_job_percentiles / sizeof sb_job_percentiles[0];
 
 static const char *const engine_names[] = {
     [SB_JOB_ENGINE_SYNC] = "sync",

@@ -17,7 +17,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
-#include "probe/ceilings.h"
+#include "storbench/bottleneck.h"
 #include "probe/probe.h"
 #include "storbench/clock.h"
 #include "storbench/stats.h"

@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/ceilings.h"
+#include "storbench/bottleneck.h"
 #include "probe/probe.h"
 #include "storbench/probe.h"
 

@@ -40,7 +40,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "probe/ceilings.h"
+#include "storbench/bottleneck.h"
 #include "storbench/report.h"
 #include "storbench/result.h"
 #include "storbench/sink.h"

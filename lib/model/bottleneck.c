@@ -4,13 +4,13 @@
  * whether thermal throttling began during a run. Pure functions over the
  * result model; the numbers they compare with are in ceilings.c.
  */
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/ceilings.h"
-#include "probe/probe.h"
+#include "storbench/bottleneck.h"
 
 #define MIB 1048576.0
 
@@ -128,14 +128,25 @@ static void append(char *out, size_t len, size_t *n, const char *fmt, ...)
         *n += (size_t)w < len - *n ? (size_t)w : len - *n - 1;
 }
 
+/* A get_throttled mask as the host probe stores it ("0x50005"). */
+static bool mask_of(const char *text, unsigned *raw)
+{
+    if (!text || !isxdigit((unsigned char)*text))
+        return false;
+    char *end;
+    unsigned long v = strtoul(text, &end, 16);
+    *raw = (unsigned)v;
+    return *end == '\0';
+}
+
 bool sb_throttle_note(const sb_kvs *host, char *out, size_t len)
 {
-    sb_throttled before, after;
+    unsigned before, after;
     out[0] = '\0';
-    if (!sb_probe_throttled_decode(sb_kvs_get(host, SB_THERMAL_BEFORE "throttled_raw"), &before) ||
-        !sb_probe_throttled_decode(sb_kvs_get(host, SB_THERMAL_AFTER "throttled_raw"), &after))
+    if (!mask_of(sb_kvs_get(host, SB_THERMAL_BEFORE "throttled_raw"), &before) ||
+        !mask_of(sb_kvs_get(host, SB_THERMAL_AFTER "throttled_raw"), &after))
         return false;
-    unsigned fresh = sb_throttle_new_conditions(before.raw, after.raw);
+    unsigned fresh = sb_throttle_new_conditions(before, after);
     if (!fresh)
         return false;
     /* Bit order of get_throttled (vcgencmd documentation). */

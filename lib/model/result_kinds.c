@@ -1,11 +1,32 @@
 /*
- * pi_score.c: the PiBenchmarks storage score, derived from the results of
- * the pi profile of `storbench run` (see suite.h).
+ * result_kinds.c: the vocabulary of the kinds of test (result_kinds.h):
+ * fio's percentile list, bonnie++'s test names, and the PiBenchmarks
+ * storage score derived from the results of the pi profile of
+ * `storbench run`.
  */
 #include <math.h>
 #include <string.h>
 
-#include "storbench/suite.h"
+#include "storbench/result_kinds.h"
+
+const double sb_job_percentiles[] = { 1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+const unsigned sb_job_n_percentiles = sizeof sb_job_percentiles / sizeof sb_job_percentiles[0];
+
+const char *const sb_bonnie_test_names[SB_BONNIE_N_TESTS] = {
+    "putc",
+    "write",
+    "rewrite",
+    "getc",
+    "read",
+    "seeks",
+    "sequential create",
+    "sequential read",
+    "sequential delete",
+    "random create",
+    "random read",
+    "random delete",
+};
 
 double sb_pi_score(const sb_pi_terms *t)
 {

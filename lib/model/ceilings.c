@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "probe/ceilings.h"
+#include "storbench/bottleneck.h"
 
 #define MB 1e6
 

@@ -1,8 +1,9 @@
 /*
- * ceilings.h (library-internal): what limits a result. A table of the
- * interfaces' practical ceilings (ceilings.c, pure data and lookup) and the
- * rules that compare a sequential sweep point with the ceiling of its
- * target's bus (bottleneck.c, pure functions over the result model).
+ * bottleneck.h: what limits a result, derived from the result alone (part of
+ * the result model, lib/model). A table of the interfaces' practical
+ * ceilings (ceilings.c, pure data and lookup) and the rules that compare a
+ * sequential sweep point or job with the ceiling of its target's bus
+ * (bottleneck.c, pure functions over the result model).
  *
  * Two numbers per interface, both in bytes per second:
  *
@@ -15,8 +16,8 @@
  *
  * Sources for every number are in ceilings.c.
  */
-#ifndef SB_CEILINGS_H
-#define SB_CEILINGS_H
+#ifndef STORBENCH_BOTTLENECK_H
+#define STORBENCH_BOTTLENECK_H
 
 #include <stdbool.h>
 #include <stddef.h>
