@@ -71,7 +71,8 @@ int cmd_info(const char *cmdline, int argc, char **argv)
     if (st == SB_OK) {
         sb_sink sink;
         sb_sink_init_file(&sink, stdout);
-        st = sb_report_info(&snap, a.format, &sink, &err);
+        sb_info_groups g = { &snap.host, &snap.target, &snap.device, &snap.bus };
+        st = sb_report_info(&g, a.format, &sink, &err);
         if (st == SB_OK && fflush(stdout) != 0)
             st = sb_error_set(&err, SB_E_IO, 0, "cannot write the output");
     }

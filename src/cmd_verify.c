@@ -145,12 +145,6 @@ static int print_run(const sb_run *run, cli_output *out)
     return CLI_EXIT_OK;
 }
 
-static double mval(const sb_test *t, const char *metric)
-{
-    const sb_measurement *m = sb_test_measurement(t, metric);
-    return m ? m->value : 0;
-}
-
 /* The verdict as the exit status: 1 with one line on stderr when a sector
  * is not as written or the probe found a fake capacity. */
 static int verdict_rc(const sb_run *run)
@@ -165,15 +159,17 @@ static int verdict_rc(const sb_run *run)
             if (strcmp(t->name, "probe") == 0)
                 cli_error("verify: '%s' has a fake capacity: %.0f of %.0f probe sectors did "
                           "not read back as written (the first at byte %s)",
-                          run->targets[i].path, mval(t, "probe_sectors_bad"),
-                          mval(t, "probe_sectors"), first ? first : "?");
+                          run->targets[i].path, sb_test_value(t, "probe_sectors_bad", 0),
+                          sb_test_value(t, "probe_sectors", 0), first ? first : "?");
             else
                 cli_error("verify: '%s' is %s: %.0f sectors are not as written (the first at "
                           "byte %s)",
                           run->targets[i].path,
                           strcmp(v, "fake-capacity") == 0 ? "of fake capacity" : "damaged",
-                          mval(t, "sectors_corrupted") + mval(t, "sectors_changed") +
-                              mval(t, "sectors_overwritten") + mval(t, "sectors_missing"),
+                          sb_test_value(t, "sectors_corrupted", 0) +
+                              sb_test_value(t, "sectors_changed", 0) +
+                              sb_test_value(t, "sectors_overwritten", 0) +
+                              sb_test_value(t, "sectors_missing", 0),
                           first ? first : "?");
             return CLI_EXIT_FAIL;
         }

@@ -10,7 +10,7 @@
 #ifndef STORBENCH_PROBE_H
 #define STORBENCH_PROBE_H
 
-#include "storbench/result.h"
+#include "storbench/kvs.h"
 #include "storbench/status.h"
 
 /* Adds hostname, kernel, machine, board (device tree or DMI) and the number

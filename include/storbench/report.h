@@ -18,7 +18,6 @@
 
 #include <stdbool.h>
 
-#include "storbench/probe.h"
 #include "storbench/result.h"
 #include "storbench/sink.h"
 #include "storbench/status.h"
@@ -42,11 +41,21 @@ SB_MUST_CHECK sb_status sb_report_parse_format(const char *s, sb_format *out, sb
 SB_MUST_CHECK sb_status sb_report_render(const sb_run *run, sb_format fmt,
                                          const sb_report_opts *opts, sb_sink *sink, sb_error *err);
 
-/* Renders a probe snapshot (`storbench info`) as text (Host / Target /
- * Device / Bus, human units beside the exact values) or JSON (the four
- * groups as objects; sizes, frequencies and counts as numbers, yes/no as
- * booleans). SB_E_INVALID for SB_FORMAT_CSV. */
-SB_MUST_CHECK sb_status sb_report_info(const sb_probe_snapshot *snap, sb_format fmt, sb_sink *sink,
+/* The four groups of `storbench info` (a probe snapshot, storbench/probe.h),
+ * each a key/value list; target, device and bus are empty when no TARGET
+ * was given. */
+typedef struct sb_info_groups {
+    const sb_kvs *host;
+    const sb_kvs *target;
+    const sb_kvs *device;
+    const sb_kvs *bus;
+} sb_info_groups;
+
+/* Renders the groups as text (Host / Target / Device / Bus, human units
+ * beside the exact values) or JSON (the four groups as objects; sizes,
+ * frequencies and counts as numbers, yes/no as booleans). SB_E_INVALID for
+ * SB_FORMAT_CSV. */
+SB_MUST_CHECK sb_status sb_report_info(const sb_info_groups *g, sb_format fmt, sb_sink *sink,
                                        sb_error *err);
 
 #endif

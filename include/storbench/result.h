@@ -23,17 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "storbench/kvs.h"
 #include "storbench/status.h"
-
-typedef struct sb_kv {
-    char *key;
-    char *value;
-} sb_kv;
-
-typedef struct sb_kvs {
-    sb_kv *v;
-    size_t n;
-} sb_kvs;
 
 typedef struct sb_measurement {
     char *metric; /* "throughput", "cpu", "elapsed", "bytes" */
@@ -79,23 +70,6 @@ typedef struct sb_run {
 sb_run *sb_run_new(const char *command, int64_t started_unix);
 void sb_run_free(sb_run *run);
 
-/* Sets (adds or replaces) key=value in a key/value list; value NULL is
- * stored as "". SB_E_NOMEM (the key named in err) when memory runs out, the
- * list unchanged. */
-SB_MUST_CHECK sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value, sb_error *err);
-/* As sb_kvs_set with a printf-formatted value (err before the format, as
- * the arguments must come last). */
-SB_MUST_CHECK sb_status sb_kvs_setf(sb_kvs *kvs, sb_error *err, const char *key, const char *fmt,
-                                    ...) SB_PRINTF(4, 5);
-/* Copies every pair of from into to (set, so existing keys are replaced),
- * each key behind prefix ("" for none). */
-SB_MUST_CHECK sb_status sb_kvs_copy(sb_kvs *to, const char *prefix, const sb_kvs *from,
-                                    sb_error *err);
-/* Frees every pair and leaves kvs empty ({0}); safe on an empty list. */
-void sb_kvs_free(sb_kvs *kvs);
-/* The value for key, or NULL. */
-const char *sb_kvs_get(const sb_kvs *kvs, const char *key);
-
 /* Appends a target; *out points into run->targets. */
 SB_MUST_CHECK sb_status sb_result_add_target(sb_run *run, const char *path, const char *kind,
                                              const char *fs_type, sb_target_res **out,
@@ -112,5 +86,7 @@ SB_MUST_CHECK sb_status sb_result_mark_incomplete(sb_test *test, const char *why
 
 /* The first measurement with this metric name, or NULL. */
 const sb_measurement *sb_test_measurement(const sb_test *test, const char *metric);
+/* The value of that measurement, or def when test is NULL or has none. */
+double sb_test_value(const sb_test *test, const char *metric, double def);
 
 #endif

@@ -85,12 +85,9 @@ sb_status sb_bottleneck_annotate(sb_target_res *t, sb_error *err)
             continue;
         double cpu_pct = 0;
         if (sweep) {
-            const sb_measurement *cpu = sb_test_measurement(test, "cpu");
-            cpu_pct = cpu ? cpu->value : 0;
+            cpu_pct = sb_test_value(test, "cpu", 0);
         } else {
-            const sb_measurement *u = sb_test_measurement(test, "usr_cpu");
-            const sb_measurement *sy = sb_test_measurement(test, "sys_cpu");
-            cpu_pct = (u ? u->value : 0) + (sy ? sy->value : 0);
+            cpu_pct = sb_test_value(test, "usr_cpu", 0) + sb_test_value(test, "sys_cpu", 0);
         }
         sb_bottleneck b = sb_bottleneck_classify(known ? &ceiling : NULL, tp->value, cpu_pct);
         if (b == SB_BOTTLENECK_NONE)

@@ -25,70 +25,6 @@ static void *grow_one(void *arr, size_t *n, size_t elem)
     return p;
 }
 
-void sb_kvs_free(sb_kvs *kvs)
-{
-    for (size_t i = 0; i < kvs->n; i++) {
-        free(kvs->v[i].key);
-        free(kvs->v[i].value);
-    }
-    free(kvs->v);
-    kvs->v = NULL;
-    kvs->n = 0;
-}
-
-sb_status sb_kvs_set(sb_kvs *kvs, const char *key, const char *value, sb_error *err)
-{
-    char *v = dup_or_empty(value);
-    if (!v)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory storing '%s'", key);
-    for (size_t i = 0; i < kvs->n; i++) {
-        if (strcmp(kvs->v[i].key, key) == 0) {
-            free(kvs->v[i].value);
-            kvs->v[i].value = v;
-            return SB_OK;
-        }
-    }
-    char *k = strdup(key);
-    sb_kv *arr = k ? grow_one(kvs->v, &kvs->n, sizeof *arr) : NULL;
-    if (!arr) {
-        free(k);
-        free(v);
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory storing '%s'", key);
-    }
-    kvs->v = arr;
-    kvs->v[kvs->n - 1].key = k;
-    kvs->v[kvs->n - 1].value = v;
-    return SB_OK;
-}
-
-sb_status sb_kvs_setf(sb_kvs *kvs, sb_error *err, const char *key, const char *fmt, ...)
-{
-    char buf[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
-    va_end(ap);
-    return sb_kvs_set(kvs, key, buf, err);
-}
-
-sb_status sb_kvs_copy(sb_kvs *to, const char *prefix, const sb_kvs *from, sb_error *err)
-{
-    for (size_t i = 0; i < from->n; i++) {
-        char key[256];
-        snprintf(key, sizeof key, "%s%s", prefix, from->v[i].key);
-        SB_TRY(sb_kvs_set(to, key, from->v[i].value, err));
-    }
-    return SB_OK;
-}
-
-const char *sb_kvs_get(const sb_kvs *kvs, const char *key)
-{
-    for (size_t i = 0; i < kvs->n; i++)
-        if (strcmp(kvs->v[i].key, key) == 0)
-            return kvs->v[i].value;
-    return NULL;
-}
-
 sb_run *sb_run_new(const char *command, int64_t started_unix)
 {
     sb_run *run = calloc(1, sizeof *run);
@@ -224,4 +160,10 @@ const sb_measurement *sb_test_measurement(const sb_test *test, const char *metri
         if (strcmp(test->ms[i].metric, metric) == 0)
             return &test->ms[i];
     return NULL;
+}
+
+double sb_test_value(const sb_test *test, const char *metric, double def)
+{
+    const sb_measurement *m = test ? sb_test_measurement(test, metric) : NULL;
+    return m ? m->value : def;
 }

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #include "storbench/probe.h"
-#include "storbench/result.h"
+#include "storbench/kvs.h"
 #include "storbench/status.h"
 
 /* The mount whose device number is maj:min (the st_dev of a file on it):

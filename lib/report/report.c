@@ -59,12 +59,6 @@ uint64_t sb_report_param_u64(const sb_test *t, const char *key)
     return v ? strtoull(v, NULL, 10) : 0;
 }
 
-double sb_report_value(const sb_test *t, const char *metric, double def)
-{
-    const sb_measurement *m = sb_test_measurement(t, metric);
-    return m ? m->value : def;
-}
-
 /* A latency in ns as "8.5us", "812us", "2.10ms", "12.3ms", "1.20s"; "-" when
  * unknown (0 or less). */
 void sb_report_fmt_ns(double ns, char *buf, size_t len)

@@ -39,12 +39,6 @@ static sb_status make_view(const sb_run *run, size_t target, view *v, sb_error *
     return SB_OK;
 }
 
-static double value(const sb_test *t, const char *metric, double dflt)
-{
-    const sb_measurement *m = t ? sb_test_measurement(t, metric) : NULL;
-    return m ? m->value : dflt;
-}
-
 static double param(const view *v, unsigned first, unsigned last, const char *key, double dflt)
 {
     for (unsigned k = first; k <= last; k++)
@@ -91,15 +85,15 @@ static void print_size(char *buf, size_t len, uint64_t n, const char *units)
 
 static bool too_fast(const sb_test *t)
 {
-    return value(t, "elapsed", 0) < SB_BONNIE_MIN_TIME_S;
+    return sb_test_value(t, "elapsed", 0) < SB_BONNIE_MIN_TIME_S;
 }
 
 /* The rate in bonnie++'s unit: K/sec for I/O, seeks/s, files/s. */
 static double rate(const sb_test *t, unsigned k)
 {
     if (k <= SB_BONNIE_READ)
-        return value(t, "throughput", 0) / 1024.0;
-    return value(t, "ops", 0);
+        return sb_test_value(t, "throughput", 0) / 1024.0;
+    return sb_test_value(t, "ops", 0);
 }
 
 /* bonnie++'s latency text: whole seconds from 100 s, whole ms from
@@ -153,7 +147,7 @@ static void csv_stat(sb_sink *s, const sb_test *t, unsigned k)
         sb_sink_printf(s, r >= 1000.0 ? ",%.0f" : ",%.1f", r);
     else
         sb_sink_printf(s, ",%lld", (long long)r);
-    sb_sink_printf(s, ",%d", (int)value(t, "cpu", 0));
+    sb_sink_printf(s, ",%d", (int)sb_test_value(t, "cpu", 0));
 }
 
 sb_status sb_report_bonnie_csv(const sb_run *run, size_t target, sb_sink *s, sb_error *err)
@@ -187,7 +181,7 @@ sb_status sb_report_bonnie_csv(const sb_run *run, size_t target, sb_sink *s, sb_
         sb_sink_puts(s, ",,,,,,,,,,,,,,,,,");
     }
     for (unsigned k = 0; k < SB_BONNIE_N_TESTS; k++) {
-        latency_text(a, sizeof a, value(v.t[k], "latency", 0), false);
+        latency_text(a, sizeof a, sb_test_value(v.t[k], "latency", 0), false);
         sb_sink_printf(s, ",%s", a);
     }
     sb_sink_puts(s, "\n");
@@ -217,7 +211,7 @@ static void txt_stat(sb_sink *s, const sb_test *t, unsigned k)
         sb_sink_printf(s, r / 1024.0 < 100.0 ? " %4.1fm" : " %4.0fm", r / 1024.0);
     else
         sb_sink_printf(s, " %4.1fg", r / 1024.0 / 1024.0);
-    sb_sink_printf(s, " %3d", (int)value(t, "cpu", 0));
+    sb_sink_printf(s, " %3d", (int)sb_test_value(t, "cpu", 0));
 }
 
 static void txt_latencies(sb_sink *s, const view *v, unsigned first, unsigned last,
@@ -226,7 +220,7 @@ static void txt_latencies(sb_sink *s, const view *v, unsigned first, unsigned la
     char buf[32];
     sb_sink_printf(s, "%-17s", label);
     for (unsigned k = first; k <= last; k++) {
-        latency_text(buf, sizeof buf, value(v->t[k], metric, 0), true);
+        latency_text(buf, sizeof buf, sb_test_value(v->t[k], metric, 0), true);
         sb_sink_printf(s, " %9s", buf);
     }
     sb_sink_puts(s, "\n");

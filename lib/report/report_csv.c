@@ -53,9 +53,9 @@ sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sin
                 sb_sink_printf(sink, "%.3f,%.3f,", m->value / unit, m->spread / unit);
             else
                 sb_sink_puts(sink, ",,");
-            sb_sink_printf(sink, "%.1f,%.0f,%.6f,%.0f,", sb_report_value(test, "cpu", 0),
-                           sb_report_value(test, "bytes", 0), sb_report_value(test, "elapsed", 0),
-                           sb_report_value(test, "samples", 0));
+            sb_sink_printf(sink, "%.1f,%.0f,%.6f,%.0f,", sb_test_value(test, "cpu", 0),
+                           sb_test_value(test, "bytes", 0), sb_test_value(test, "elapsed", 0),
+                           sb_test_value(test, "samples", 0));
             field(sink, path ? path : "", false);
             field(sink, mode ? mode : "", false);
             field(sink, stop ? stop : "", false);

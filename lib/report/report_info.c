@@ -242,17 +242,17 @@ static void text_group(sb_sink *sink, const char *title, const sb_kvs *kvs)
     }
 }
 
-static sb_status render_text(const sb_probe_snapshot *s, sb_sink *sink, sb_error *err)
+static sb_status render_text(const sb_info_groups *s, sb_sink *sink, sb_error *err)
 {
-    text_group(sink, "Host", &s->host);
-    if (s->target.n) {
+    text_group(sink, "Host", s->host);
+    if (s->target->n) {
         sb_sink_puts(sink, "\n");
-        text_group(sink, "Target", &s->target);
+        text_group(sink, "Target", s->target);
         sb_sink_puts(sink, "\n");
-        if (s->device.n) {
-            text_group(sink, "Device", &s->device);
+        if (s->device->n) {
+            text_group(sink, "Device", s->device);
             sb_sink_puts(sink, "\n");
-            text_group(sink, "Bus", &s->bus);
+            text_group(sink, "Bus", s->bus);
         } else {
             sb_sink_puts(sink, "Device\n  (no block device: the filesystem is not on a disk)\n");
         }
@@ -332,21 +332,21 @@ static json_t *group(const sb_kvs *kvs)
     return o;
 }
 
-static sb_status render_json(const sb_probe_snapshot *s, sb_sink *sink, sb_error *err)
+static sb_status render_json(const sb_info_groups *s, sb_sink *sink, sb_error *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "tool", json_string("storbench"));
     json_object_set_new(root, "version", json_string(SB_VERSION));
-    json_object_set_new(root, "host", group(&s->host));
-    if (s->target.n) {
-        json_object_set_new(root, "target", group(&s->target));
-        json_object_set_new(root, "device", group(&s->device));
-        json_object_set_new(root, "bus", group(&s->bus));
+    json_object_set_new(root, "host", group(s->host));
+    if (s->target->n) {
+        json_object_set_new(root, "target", group(s->target));
+        json_object_set_new(root, "device", group(s->device));
+        json_object_set_new(root, "bus", group(s->bus));
     }
     return sb_report_json_emit(root, sink, err);
 }
 
-sb_status sb_report_info(const sb_probe_snapshot *snap, sb_format fmt, sb_sink *sink, sb_error *err)
+sb_status sb_report_info(const sb_info_groups *snap, sb_format fmt, sb_sink *sink, sb_error *err)
 {
     switch (fmt) {
     case SB_FORMAT_TEXT: return render_text(snap, sink, err);

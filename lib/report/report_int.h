@@ -20,8 +20,6 @@ const char *sb_report_unit_name(const sb_report_opts *o);
 
 /* A test parameter as an unsigned number, 0 when absent. */
 uint64_t sb_report_param_u64(const sb_test *t, const char *key);
-/* A measurement's value, or def when absent. */
-double sb_report_value(const sb_test *t, const char *metric, double def);
 
 /* A JSON string (jansson's json_t) for s, any bytes that are not UTF-8
  * replaced by U+FFFD; NULL when out of memory. */

@@ -82,17 +82,17 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
         if (!is_job_kind(t->kind))
             continue;
         char lat[5][24];
-        sb_report_fmt_ns(sb_report_value(t, "lat_mean", 0), lat[0], sizeof lat[0]);
-        sb_report_fmt_ns(sb_report_value(t, "clat_p50", 0), lat[1], sizeof lat[1]);
-        sb_report_fmt_ns(sb_report_value(t, "clat_p99", 0), lat[2], sizeof lat[2]);
-        sb_report_fmt_ns(sb_report_value(t, "clat_p99.9", 0), lat[3], sizeof lat[3]);
-        sb_report_fmt_ns(sb_report_value(t, "lat_max", 0), lat[4], sizeof lat[4]);
+        sb_report_fmt_ns(sb_test_value(t, "lat_mean", 0), lat[0], sizeof lat[0]);
+        sb_report_fmt_ns(sb_test_value(t, "clat_p50", 0), lat[1], sizeof lat[1]);
+        sb_report_fmt_ns(sb_test_value(t, "clat_p99", 0), lat[2], sizeof lat[2]);
+        sb_report_fmt_ns(sb_test_value(t, "clat_p99.9", 0), lat[3], sizeof lat[3]);
+        sb_report_fmt_ns(sb_test_value(t, "lat_max", 0), lat[4], sizeof lat[4]);
         sb_report_table_set(&tb, r, 0, "%s", param(t, "jobname", t->name));
         sb_report_table_set(&tb, r, 1, "%s%s", param(t, "direction", ""), t->complete ? "" : " *");
         incomplete |= !t->complete;
         sb_report_table_set(&tb, r, 2, "%.2f",
-                            sb_report_value(t, "throughput", 0) / sb_report_unit_bytes(o));
-        double iops = sb_report_value(t, "iops", 0);
+                            sb_test_value(t, "throughput", 0) / sb_report_unit_bytes(o));
+        double iops = sb_test_value(t, "iops", 0);
         sb_report_table_set(&tb, r, 3, iops >= 100 ? "%.0f" : "%.1f", iops);
         for (int k = 0; k < 5; k++)
             sb_report_table_set(&tb, r, 4 + (size_t)k, "%s", lat[k]);
@@ -169,9 +169,9 @@ static void group_lines(const sb_run *run, const sb_report_opts *o, sb_sink *sin
                     sb_report_param_u64(t, "group_id") != g)
                     continue;
                 int d = strcmp(param(t, "direction", "read"), "write") == 0;
-                double rate = sb_report_value(t, "throughput", 0);
-                bytes[d] += sb_report_value(t, "io_bytes", 0);
-                double rt = sb_report_value(t, "runtime", 0);
+                double rate = sb_test_value(t, "throughput", 0);
+                bytes[d] += sb_test_value(t, "io_bytes", 0);
+                double rt = sb_test_value(t, "runtime", 0);
                 runtime = rt > runtime ? rt : runtime;
                 lo[d] = lo[d] < 0 || rate < lo[d] ? rate : lo[d];
                 hi[d] = rate > hi[d] ? rate : hi[d];
@@ -222,7 +222,7 @@ bool sb_report_job_text(const sb_run *run, const sb_report_opts *o, sb_sink *sin
 
 static double value(const sb_test *t, const char *metric)
 {
-    return t ? sb_report_value(t, metric, 0) : 0;
+    return t ? sb_test_value(t, metric, 0) : 0;
 }
 
 static json_t *lat_object(const sb_test *t, bool percentiles)

@@ -24,7 +24,7 @@ static const sb_test *find(const sb_target_res *tr, const char *job, const char 
 static void lat_cell(sb_report_table *tb, size_t r, size_t c, const sb_test *t)
 {
     char buf[24];
-    sb_report_fmt_ns(sb_report_value(t, "clat_p99", 0), buf, sizeof buf);
+    sb_report_fmt_ns(sb_test_value(t, "clat_p99", 0), buf, sizeof buf);
     sb_report_table_set(tb, r, c, "%s", buf);
 }
 
@@ -73,9 +73,9 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
             any = t;
             incomplete |= !t->complete;
             sb_report_table_set(&tb, r + 1, c, "%.2f%s",
-                                sb_report_value(t, "throughput", 0) / sb_report_unit_bytes(o),
+                                sb_test_value(t, "throughput", 0) / sb_report_unit_bytes(o),
                                 t->complete ? "" : " *");
-            double iops = sb_report_value(t, "iops", 0);
+            double iops = sb_test_value(t, "iops", 0);
             sb_report_table_set(&tb, r + 1, c + 1, iops >= 100 ? "%.0f" : "%.1f", iops);
             lat_cell(&tb, r + 1, c + 2, t);
         }
@@ -86,7 +86,7 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
     if (any) {
         const char *size = sb_kvs_get(&any->params, "size");
         const char *eng = sb_kvs_get(&any->params, "ioengine");
-        double rt = sb_report_value(any, "runtime", 0);
+        double rt = sb_test_value(any, "runtime", 0);
         if (size)
             sb_sink_printf(sink, ", %.0f MiB test file",
                            (double)strtoull(size, NULL, 10) / 1048576.0);

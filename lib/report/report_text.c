@@ -297,7 +297,7 @@ static const sb_test *telling_point(const sb_target_res *tr, const char *dir)
         if (!d || strcmp(d, dir) != 0 || sb_bottleneck_parse(b) == SB_BOTTLENECK_NONE)
             continue;
         bool cache = sb_bottleneck_parse(b) == SB_BOTTLENECK_CACHE;
-        double rate = sb_report_value(test, "throughput", 0);
+        double rate = sb_test_value(test, "throughput", 0);
         if (!best || (best_cache && !cache) || (cache == best_cache && rate > best_rate)) {
             best = test;
             best_rate = rate;

@@ -22,7 +22,7 @@
 
 static uint64_t u64(const sb_test *t, const char *metric)
 {
-    return (uint64_t)sb_report_value(t, metric, 0);
+    return (uint64_t)sb_test_value(t, metric, 0);
 }
 
 static const sb_test *find(const sb_target_res *tr, const char *name)
@@ -43,9 +43,9 @@ static void phase_line(const sb_test *t, bool si, sb_sink *sink)
     if (files && strcmp(t->name, "write") == 0)
         snprintf(in, sizeof in, "in %s file%s", files, strcmp(files, "1") == 0 ? "" : "s");
     sb_sink_printf(
-        sink, "  %-12s %8.1f %s  %8s", in, sb_report_value(t, "throughput", 0) / unit,
+        sink, "  %-12s %8.1f %s  %8s", in, sb_test_value(t, "throughput", 0) / unit,
         si ? "MB/s" : "MiB/s",
-        sb_format_duration((uint64_t)(sb_report_value(t, "elapsed", 0) * 1e9), d, sizeof d));
+        sb_format_duration((uint64_t)(sb_test_value(t, "elapsed", 0) * 1e9), d, sizeof d));
     const char *io = sb_kvs_get(&t->params, "io_path");
     if (io)
         sb_sink_printf(sink, "  %s", io);
@@ -63,7 +63,7 @@ static void probe_lines(const sb_test *t, sb_sink *sink)
         sb_sink_printf(
             sink, "  probe    %" PRIu64 " sectors spread over %s read back as written (%s)\n", n,
             sb_format_bytes(u64(t, "capacity_claimed"), a, sizeof a),
-            sb_format_duration((uint64_t)(sb_report_value(t, "elapsed", 0) * 1e9), b, sizeof b));
+            sb_format_duration((uint64_t)(sb_test_value(t, "elapsed", 0) * 1e9), b, sizeof b));
     else
         sb_sink_printf(
             sink,
@@ -72,7 +72,7 @@ static void probe_lines(const sb_test *t, sb_sink *sink)
             "  verdict  fake capacity: the device holds at most %s of the %s it "
             "claims; the full run was not started\n",
             bad, n, first ? first : "?",
-            sb_format_duration((uint64_t)(sb_report_value(t, "elapsed", 0) * 1e9), c, sizeof c),
+            sb_format_duration((uint64_t)(sb_test_value(t, "elapsed", 0) * 1e9), c, sizeof c),
             sb_format_bytes(u64(t, "capacity_probe"), a, sizeof a),
             sb_format_bytes(u64(t, "capacity_claimed"), b, sizeof b));
 }

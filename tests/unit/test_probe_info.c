@@ -151,7 +151,8 @@ static void check(const tree_case *c, sb_format fmt, const char *ext)
     sb_buf out = { 0 };
     sb_sink sink;
     sb_sink_init_buf(&sink, &out);
-    st = sb_report_info(&snap, fmt, &sink, &err);
+    st = sb_report_info(&(sb_info_groups){ &snap.host, &snap.target, &snap.device, &snap.bus }, fmt,
+                        &sink, &err);
     if (st != SB_OK)
         fail_msg("%s: %s", c->tree, err.msg);
     sb_probe_snapshot_free(&snap);
@@ -203,7 +204,10 @@ static void test_csv_refused(void **state)
     sb_buf out = { 0 };
     sb_sink sink;
     sb_sink_init_buf(&sink, &out);
-    assert_int_equal(sb_report_info(&snap, SB_FORMAT_CSV, &sink, &err), SB_E_INVALID);
+    assert_int_equal(
+        sb_report_info(&(sb_info_groups){ &snap.host, &snap.target, &snap.device, &snap.bus },
+                       SB_FORMAT_CSV, &sink, &err),
+        SB_E_INVALID);
     assert_null(out.data);
 }
 
@@ -216,11 +220,17 @@ static void test_empty_snapshot(void **state)
     sb_buf out = { 0 };
     sb_sink sink;
     sb_sink_init_buf(&sink, &out);
-    assert_int_equal(sb_report_info(&snap, SB_FORMAT_TEXT, &sink, &err), SB_OK);
+    assert_int_equal(
+        sb_report_info(&(sb_info_groups){ &snap.host, &snap.target, &snap.device, &snap.bus },
+                       SB_FORMAT_TEXT, &sink, &err),
+        SB_OK);
     assert_string_equal(out.data, "Host\n");
     sb_buf_free(&out);
     sb_sink_init_buf(&sink, &out);
-    assert_int_equal(sb_report_info(&snap, SB_FORMAT_JSON, &sink, &err), SB_OK);
+    assert_int_equal(
+        sb_report_info(&(sb_info_groups){ &snap.host, &snap.target, &snap.device, &snap.bus },
+                       SB_FORMAT_JSON, &sink, &err),
+        SB_OK);
     assert_non_null(strstr(out.data, "\"host\": {}"));
     sb_buf_free(&out);
 }
