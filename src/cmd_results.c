@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "storbench/units.h"
 #include "storbench/compare.h"
 #include "storbench/export.h"
 #include "storbench/import.h"
@@ -339,12 +340,7 @@ static void render_list(const sb_store_list *l, sb_sink *sink)
     for (size_t i = 0; i < l->n; i++) {
         const sb_store_entry *e = &l->v[i];
         char when[64];
-        time_t t = (time_t)e->started_unix;
-        struct tm tm;
-        if (gmtime_r(&t, &tm))
-            strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
-        else
-            snprintf(when, sizeof when, "%lld", (long long)e->started_unix);
+        sb_format_utc(e->started_unix, "%Y-%m-%d %H:%M", when, sizeof when);
         sb_buf labels = { 0 };
         bool ok = true;
         for (size_t j = 0; ok && j < e->labels.n; j++) {

@@ -45,6 +45,10 @@ void sb_sink_puts(sb_sink *s, const char *str);
 void sb_sink_printf(sb_sink *s, const char *fmt, ...) SB_PRINTF(2, 3);
 void sb_sink_vprintf(sb_sink *s, const char *fmt, va_list ap);
 
+/* Writes s as one CSV field, quoted as RFC 4180 says when it holds a comma,
+ * a double quote or a line break (quotes doubled inside). No separator. */
+void sb_sink_csv_field(sb_sink *s, const char *field);
+
 /* Records a failure that happened while producing output (a renderer out
  * of memory), so that sb_sink_status reports it. The first failure stays. */
 void sb_sink_fail(sb_sink *s, int errnum);

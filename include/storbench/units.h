@@ -49,4 +49,10 @@ char *sb_format_bytes(uint64_t bytes, char *buf, size_t len);
 /* Writes a duration for humans: "850 ms", "12.3 s", "4 m 05 s". Returns buf. */
 char *sb_format_duration(uint64_t ns, char *buf, size_t len);
 
+/* Writes the Unix time unix_s in UTC with strftime's fmt ("%Y-%m-%d %H:%M
+ * UTC", "%Y-%m-%dT%H:%M:%SZ"); the plain number of seconds when the time
+ * cannot be broken down (out of range for this platform's time_t). Returns
+ * buf. */
+char *sb_format_utc(int64_t unix_s, const char *fmt, char *buf, size_t len);
+
 #endif

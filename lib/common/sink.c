@@ -107,6 +107,21 @@ void sb_sink_printf(sb_sink *s, const char *fmt, ...)
     va_end(ap);
 }
 
+void sb_sink_csv_field(sb_sink *s, const char *field)
+{
+    if (!strpbrk(field, ",\"\r\n")) {
+        sb_sink_puts(s, field);
+        return;
+    }
+    sb_sink_puts(s, "\"");
+    for (const char *p = field; *p; p++) {
+        if (*p == '"')
+            sb_sink_puts(s, "\"");
+        sb_sink_write(s, p, 1);
+    }
+    sb_sink_puts(s, "\"");
+}
+
 void sb_sink_fail(sb_sink *s, int errnum)
 {
     if (!s->failed_errno)

@@ -7,9 +7,11 @@
  * storbench's options do not). The scanners work on (pointer, length) spans
  * so that items of a block-size list can be parsed in place, without copies.
  */
+#include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "storbench/units.h"
 
@@ -450,6 +452,15 @@ char *sb_format_bytes(uint64_t bytes, char *buf, size_t len)
  * 999.6 us prints "1 ms" and 59.97 s prints "1 m 00 s", never "1000 us" or
  * "60.0 s".
  */
+char *sb_format_utc(int64_t unix_s, const char *fmt, char *buf, size_t len)
+{
+    time_t t = (time_t)unix_s;
+    struct tm tm;
+    if ((int64_t)t != unix_s || !gmtime_r(&t, &tm) || strftime(buf, len, fmt, &tm) == 0)
+        snprintf(buf, len, "%" PRId64, unix_s);
+    return buf;
+}
+
 char *sb_format_duration(uint64_t ns, char *buf, size_t len)
 {
     if (!buf || len == 0)

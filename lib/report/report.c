@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "report/report_int.h"
+#include "storbench/units.h"
 #include "storbench/job.h"
 
 sb_status sb_report_parse_format(const char *s, sb_format *out, sb_error *err)
@@ -79,11 +80,5 @@ void sb_report_fmt_ns(double ns, char *buf, size_t len)
 
 void sb_report_utc(int64_t unix_s, char *buf, size_t len)
 {
-    time_t t = (time_t)unix_s;
-    struct tm tm;
-    if (!gmtime_r(&t, &tm)) {
-        snprintf(buf, len, "%" PRId64, unix_s);
-        return;
-    }
-    strftime(buf, len, "%Y-%m-%d %H:%M UTC", &tm);
+    sb_format_utc(unix_s, "%Y-%m-%d %H:%M UTC", buf, len);
 }

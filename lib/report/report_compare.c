@@ -401,17 +401,7 @@ static void csv_field(sb_sink *sink, const char *s, bool first)
 {
     if (!first)
         sb_sink_puts(sink, ",");
-    if (!strpbrk(s, ",\"\r\n")) {
-        sb_sink_puts(sink, s);
-        return;
-    }
-    sb_sink_puts(sink, "\"");
-    for (const char *p = s; *p; p++) {
-        if (*p == '"')
-            sb_sink_puts(sink, "\"");
-        sb_sink_write(sink, p, 1);
-    }
-    sb_sink_puts(sink, "\"");
+    sb_sink_csv_field(sink, s);
 }
 
 static void render_csv(const layout *l, sb_sink *sink)
@@ -470,12 +460,7 @@ static sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
     for (size_t c = 0; c < l->n_cols; c++) {
         const column *col = &l->cols[c];
         char when[32];
-        time_t t = (time_t)col->run->started_unix;
-        struct tm tm;
-        if (gmtime_r(&t, &tm))
-            strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &tm);
-        else
-            snprintf(when, sizeof when, "%lld", (long long)col->run->started_unix);
+        sb_format_utc(col->run->started_unix, "%Y-%m-%dT%H:%M:%SZ", when, sizeof when);
         const char *host = sb_kvs_get(&col->run->host, "hostname");
         json_t *o = json_object();
         json_object_set_new(o, "run_id", json_integer(col->run_id));

@@ -10,17 +10,7 @@
 
 static void field(sb_sink *sink, const char *s, bool last)
 {
-    if (strpbrk(s, ",\"\r\n")) {
-        sb_sink_puts(sink, "\"");
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                sb_sink_puts(sink, "\"");
-            sb_sink_write(sink, p, 1);
-        }
-        sb_sink_puts(sink, "\"");
-    } else {
-        sb_sink_puts(sink, s);
-    }
+    sb_sink_csv_field(sink, s);
     sb_sink_puts(sink, last ? "\n" : ",");
 }
 

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "report/report_int.h"
+#include "storbench/units.h"
 #include "storbench/export.h"
 
 static const char *const columns[] = {
@@ -79,17 +80,7 @@ static char *pairs(const sb_kvs *kvs)
 
 static void csv_field(sb_sink *sink, const char *s, bool last)
 {
-    if (strpbrk(s, ",\"\r\n")) {
-        sb_sink_puts(sink, "\"");
-        for (const char *p = s; *p; p++) {
-            if (*p == '"')
-                sb_sink_puts(sink, "\"");
-            sb_sink_write(sink, p, 1);
-        }
-        sb_sink_puts(sink, "\"");
-    } else {
-        sb_sink_puts(sink, s);
-    }
+    sb_sink_csv_field(sink, s);
     sb_sink_puts(sink, last ? "\n" : ",");
 }
 
@@ -173,12 +164,7 @@ static bool json_row(sb_exporter *ex, const row_ctx *c, const sb_measurement *m)
 sb_status sb_export_run(sb_exporter *ex, int64_t run_id, const sb_run *run, sb_error *err)
 {
     row_ctx c = { .run_id = run_id, .run = run };
-    time_t t = (time_t)run->started_unix;
-    struct tm tm;
-    if (gmtime_r(&t, &tm))
-        strftime(c.time, sizeof c.time, "%Y-%m-%dT%H:%M:%SZ", &tm);
-    else
-        snprintf(c.time, sizeof c.time, "%lld", (long long)run->started_unix);
+    sb_format_utc(run->started_unix, "%Y-%m-%dT%H:%M:%SZ", c.time, sizeof c.time);
     const char *host = sb_kvs_get(&run->host, "hostname");
     c.host = host ? host : "";
     char *labels = pairs(&run->labels);

@@ -320,12 +320,7 @@ sb_status sb_report_fio_json(const sb_run *run, sb_sink *sink, sb_error *err)
     json_object_set_new(root, "timestamp", json_integer((json_int_t)run->started_unix));
     json_object_set_new(root, "timestamp_ms", json_integer((json_int_t)run->started_unix * 1000));
     char when[64];
-    time_t tt = (time_t)run->started_unix;
-    struct tm tm;
-    if (gmtime_r(&tt, &tm))
-        strftime(when, sizeof when, "%a %b %e %H:%M:%S %Y", &tm);
-    else
-        snprintf(when, sizeof when, "%lld", (long long)run->started_unix);
+    sb_format_utc(run->started_unix, "%a %b %e %H:%M:%S %Y", when, sizeof when);
     json_object_set_new(root, "time", sb_report_jstr(when));
     json_object_set_new(root, "global options", json_object());
     json_t *jobs = json_array();
