@@ -99,6 +99,32 @@ sb_status sb_error_nomem(sb_error *err, const char *what)
     return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
 }
 
+sb_status sb_error_wrap(sb_error *err, sb_status st, const char *fmt, ...)
+{
+    if (!err)
+        return st;
+    /* The new text first, then as much of the old message as still fits. */
+    char old[SB_ERROR_MSG_MAX];
+    memcpy(old, err->msg, sizeof old);
+    old[sizeof old - 1] = '\0';
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    size_t used = n < 0 ? 0 : (size_t)n < sizeof err->msg ? (size_t)n : sizeof err->msg - 1;
+    size_t room = sizeof err->msg - 1 - used, len = strlen(old);
+    memcpy(err->msg + used, old, len < room ? len : room);
+    err->msg[used + (len < room ? len : room)] = '\0';
+    return st;
+}
+
+sb_status sb_error_copy(sb_error *to, const sb_error *from)
+{
+    if (to)
+        *to = *from;
+    return from->status;
+}
+
 void sb_error_clear(sb_error *err)
 {
     if (!err)

@@ -9,10 +9,17 @@
  *
  * The synchronous backends do one system call per call of read/write: the
  * sweep's promise of "one write() per block" rests on that.
+ *
+ * The engine is the only code that moves bytes: besides the backends, the
+ * helpers at the end (engine_io.c) complete a transfer through short
+ * transfers and EINTR, position a non-positional descriptor, make written
+ * data durable and lay out a test file. Runners decide what to move and
+ * when; they never call read, write, lseek, fsync or fdatasync themselves.
  */
 #ifndef SB_ENGINE_H
 #define SB_ENGINE_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -80,6 +87,75 @@ extern const sb_engine_ops sb_engine_io_uring;
  * rebuild)" and returns SB_E_UNSUPPORTED. */
 SB_MUST_CHECK sb_status sb_engine_unbuilt(const char *name, const char *lib, const char *pkg,
                                           sb_error *err);
+
+/* ---- whole transfers, positioning, durability, layout (engine_io.c) ---- */
+
+/* An open descriptor as the helpers below see it: the synchronous engine
+ * that moves its bytes (sb_engine_sync or sb_engine_psync, or any engine
+ * whose read and write are set), the path messages name, and the caller's
+ * stop flag (NULL: none), looked at when a system call is interrupted
+ * (EINTR), so that a signal ends a transfer within one call. The caller
+ * owns fd and keeps path and stop alive while it uses the helpers. */
+typedef struct sb_io_file {
+    const sb_engine_ops *eng;
+    int fd;
+    const char *path;
+    atomic_int *stop;
+} sb_io_file;
+
+/* Moves all len bytes between buf and f (a write when write is true), as
+ * one transfer: a short transfer is continued, EINTR retried. off is where
+ * it begins: given to a positional engine, and in messages (a
+ * non-positional engine moves at the file position, which the caller has
+ * set with sb_engine_seek). *done (may be NULL) receives the bytes moved,
+ * also on failure. Fails with the status of errno (sb_error_sys_at) and
+ * "read of 'PATH' failed at offset N: <strerror>" (or "write of"), the
+ * offset of the failing call in err->offset; with SB_E_IO "... at offset N
+ * came up short" when a read meets the end of the file or a write moves
+ * nothing; SB_E_INTERRUPTED ("interrupted") when the stop flag is raised. */
+SB_MUST_CHECK sb_status sb_engine_xfer(const sb_io_file *f, bool write, void *buf, size_t len,
+                                       int64_t off, size_t *done, sb_error *err);
+
+/* Puts the file position of f at off when f's engine is not positional (a
+ * positional engine needs nothing). "seek of 'PATH' failed at offset N". */
+SB_MUST_CHECK sb_status sb_engine_seek(const sb_io_file *f, int64_t off, sb_error *err);
+
+typedef enum sb_flush {
+    SB_FLUSH_DATA, /* fdatasync: the data and what is needed to read it back */
+    SB_FLUSH_FILE, /* fsync: and every metadata change (size, times) */
+} sb_flush;
+
+/* Makes what was written to f durable, retrying EINTR. at >= 0 is named in
+ * the message as the offset written up to ("fdatasync of 'PATH' failed at
+ * offset N: <strerror>"; the kernel reports a failed write-back no more
+ * precisely); -1 leaves it out. */
+SB_MUST_CHECK sb_status sb_engine_flush(const sb_io_file *f, sb_flush how, int64_t at,
+                                        sb_error *err);
+
+/* Laying out a test file: writing [from, to) of fd with the bytes of buf,
+ * chunk_bytes at a time (pwrite), so that reads and in-place writes find
+ * allocated, written data. Every interval_ns (0: only at the end) the data
+ * so far is made durable with fdatasync, so that the page cache does not
+ * fill with it and the rate shown is the device's, and progress (may be
+ * NULL) is told the bytes written so far and the time taken. The end is
+ * made durable with fsync (the file's size too). */
+typedef struct sb_layout {
+    int fd;
+    const char *path; /* for messages */
+    uint64_t from, to;
+    const void *buf; /* chunk_bytes of data, e.g. from sb_rng_fill */
+    size_t chunk_bytes;
+    uint64_t interval_ns;
+    atomic_int *stop; /* looked at after every interval; NULL: none */
+    void (*progress)(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns);
+    void *progress_ctx;
+} sb_layout;
+
+/* Writes the layout. On failure ("writing the test file '%s' failed at
+ * offset N: <strerror>", the errno's status: SB_E_NOSPACE for a full
+ * filesystem) what was written stays; SB_E_INTERRUPTED when the stop flag
+ * was raised. */
+SB_MUST_CHECK sb_status sb_engine_layout(const sb_layout *l, sb_error *err);
 
 /* The engine called name, or NULL. */
 const sb_engine_ops *sb_engine_find(const char *name);

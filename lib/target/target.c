@@ -40,22 +40,28 @@ struct sb_target {
     sb_testfile *open_file; /* at most one at a time */
 };
 
-static sb_status refuse(sb_error *err, sb_status st, int errnum, const char *fmt, const char *path)
-{
-    return sb_error_set(err, st, errnum, fmt, path);
-}
-
+/* A directory, or a regular file (FILE_OK): its filesystem, mount and the
+ * O_DIRECT alignment of the device under it. */
 static sb_status open_directory(sb_target *t, sb_error *err)
 {
     struct statvfs vfs;
     if (statvfs(t->path, &vfs) != 0)
         return sb_error_set(err, SB_E_IO, errno, "cannot query the filesystem of '%s'", t->path);
-    t->space_bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
+    bool file = t->kind == SB_TARGET_FILE;
+    if (!file)
+        t->space_bytes = (uint64_t)vfs.f_bavail * (uint64_t)vfs.f_frsize;
     if (t->flags & SB_TARGET_WRITE) {
         if (vfs.f_flag & ST_RDONLY)
-            return refuse(err, SB_E_PERM, 0, "'%s' is on a read-only filesystem", t->path);
-        if (access(t->path, W_OK | X_OK) != 0)
-            return refuse(err, SB_E_PERM, errno, "cannot create test files in '%s'", t->path);
+            return sb_error_set(err, SB_E_PERM, 0, "'%s' is on a read-only filesystem", t->path);
+        if (file && !(t->flags & SB_TARGET_DESTRUCTIVE))
+            return sb_error_set(err, SB_E_PERM, 0,
+                                "'%s' exists and storbench did not create it: writing to it "
+                                "destroys its content and needs --destructive",
+                                t->path);
+        if (access(t->path, file ? W_OK : W_OK | X_OK) != 0)
+            return sb_error_set(err, SB_E_PERM, errno,
+                                file ? "cannot write to '%s'" : "cannot create test files in '%s'",
+                                t->path);
     }
     char *real = realpath(t->path, NULL);
     bool known =
@@ -78,8 +84,7 @@ static sb_status open_device(sb_target *t, sb_error *err)
         sb_target_check_device_write(NULL, t->path, major(t->dev), minor(t->dev), t->flags, err));
     int fd = open(t->path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return sb_error_set(err, errno == EACCES ? SB_E_PERM : SB_E_IO, errno, "cannot open '%s'",
-                            t->path);
+        return sb_error_sys(err, errno, "cannot open '%s'", t->path);
     uint64_t size = 0;
     int lbs = 0;
     if (ioctl(fd, BLKGETSIZE64, &size) != 0)
@@ -92,33 +97,76 @@ static sb_status open_device(sb_target *t, sb_error *err)
     return SB_OK;
 }
 
+/* stat(2) of path, with the message every caller wants when it fails. */
+static sb_status stat_path(const char *path, struct stat *st, sb_error *err)
+{
+    if (stat(path, st) == 0)
+        return SB_OK;
+    if (errno == ENOENT || errno == ENOTDIR)
+        return sb_error_set(err, SB_E_NOTFOUND, 0, "'%s' does not exist", path);
+    return sb_error_sys(err, errno, "cannot examine '%s'", path);
+}
+
+static sb_target_kind kind_of(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode)   ? SB_TARGET_DIRECTORY
+           : S_ISBLK(st->st_mode) ? SB_TARGET_DEVICE
+           : S_ISREG(st->st_mode) ? SB_TARGET_FILE
+                                  : SB_TARGET_OTHER;
+}
+
+sb_status sb_target_stat(const char *path, sb_target_kind *kind, uint64_t *size_bytes,
+                         sb_error *err)
+{
+    struct stat st;
+    *kind = SB_TARGET_OTHER;
+    *size_bytes = 0;
+    SB_TRY(stat_path(path, &st, err));
+    *kind = kind_of(&st);
+    if (*kind == SB_TARGET_FILE)
+        *size_bytes = (uint64_t)st.st_size;
+    if (*kind != SB_TARGET_DEVICE)
+        return SB_OK;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return sb_error_sys(err, errno, "cannot open '%s'", path);
+    uint64_t size = 0;
+    if (ioctl(fd, BLKGETSIZE64, &size) != 0)
+        size = 0;
+    close(fd);
+    *size_bytes = size;
+    return SB_OK;
+}
+
 sb_status sb_target_open(const char *path, unsigned flags, sb_target **out, sb_error *err)
 {
     *out = NULL;
     struct stat st;
-    if (stat(path, &st) != 0) {
-        if (errno == ENOENT || errno == ENOTDIR)
-            return sb_error_set(err, SB_E_NOTFOUND, 0, "'%s' does not exist", path);
-        return sb_error_set(err, SB_E_IO, errno, "cannot examine '%s'", path);
-    }
-    if (S_ISREG(st.st_mode))
+    SB_TRY(stat_path(path, &st, err));
+    sb_target_kind kind = kind_of(&st);
+    if (kind == SB_TARGET_FILE && !(flags & SB_TARGET_FILE_OK))
         return sb_error_set(err, SB_E_INVALID, 0,
                             "'%s' is a regular file: give a directory (storbench creates its "
                             "test files there) or a block device",
                             path);
-    if (!S_ISDIR(st.st_mode) && !S_ISBLK(st.st_mode))
-        return sb_error_set(err, SB_E_INVALID, 0, "'%s' is neither a directory nor a block device",
+    if (kind == SB_TARGET_OTHER)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            (flags & SB_TARGET_FILE_OK)
+                                ? "'%s' is neither a block device nor a regular file"
+                                : "'%s' is neither a directory nor a block device",
                             path);
 
     sb_target *t = calloc(1, sizeof *t);
     if (!t || !(t->path = strdup(path))) {
         free(t);
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        return sb_error_nomem(err, NULL);
     }
     t->flags = flags;
-    t->kind = S_ISDIR(st.st_mode) ? SB_TARGET_DIRECTORY : SB_TARGET_DEVICE;
-    t->dev = S_ISDIR(st.st_mode) ? st.st_dev : st.st_rdev;
-    sb_status s = t->kind == SB_TARGET_DIRECTORY ? open_directory(t, err) : open_device(t, err);
+    t->kind = kind;
+    t->dev = kind == SB_TARGET_DEVICE ? st.st_rdev : st.st_dev;
+    if (kind == SB_TARGET_FILE)
+        t->space_bytes = (uint64_t)st.st_size;
+    sb_status s = kind == SB_TARGET_DEVICE ? open_device(t, err) : open_directory(t, err);
     if (s != SB_OK) {
         sb_target_close(t);
         return s;
@@ -188,8 +236,8 @@ sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err)
     if (!s && t->logical_block)
         s = sb_kvs_setf(kvs, err, "logical_block_bytes", "%u", t->logical_block);
     if (!s)
-        s = sb_kvs_setf(kvs, err, t->kind == SB_TARGET_DEVICE ? "size_bytes" : "free_bytes", "%llu",
-                        (unsigned long long)t->space_bytes);
+        s = sb_kvs_setf(kvs, err, t->kind == SB_TARGET_DIRECTORY ? "free_bytes" : "size_bytes",
+                        "%llu", (unsigned long long)t->space_bytes);
     return s ? s : describe_storage(t, kvs, err);
 }
 
@@ -236,15 +284,24 @@ sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err)
                 break;
         }
     } else {
+        /* A device is opened exclusively for writing, so that the kernel
+         * refuses it while anything mounts it; a file is somebody's and
+         * stays where it is. */
         f->path = strdup(t->path);
-        int mode = (t->flags & SB_TARGET_WRITE) ? O_RDWR | O_EXCL : O_RDONLY;
+        f->keep = t->kind == SB_TARGET_FILE;
+        int mode = !(t->flags & SB_TARGET_WRITE) ? O_RDONLY
+                   : t->kind == SB_TARGET_DEVICE ? O_RDWR | O_EXCL
+                                                 : O_RDWR;
         if (f->path)
             f->fd = open(f->path, mode | O_CLOEXEC);
     }
     if (f->fd < 0) {
-        int e = errno;
-        sb_status s = e == ENOSPC ? SB_E_NOSPACE : e == EBUSY ? SB_E_BUSY : SB_E_IO;
-        sb_error_set(err, s, e, "cannot create a test file in '%s'", t->path);
+        int e = f->path ? errno : ENOMEM;
+        sb_status s =
+            sb_error_sys(err, e,
+                         t->kind == SB_TARGET_DIRECTORY ? "cannot create a test file in '%s'"
+                                                        : "cannot open '%s'",
+                         t->path);
         free(f->path);
         free(f);
         return s;
@@ -323,6 +380,20 @@ uint64_t sb_testfile_size(const sb_testfile *f)
     return fstat(f->fd, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
+sb_status sb_testfile_open_fd(const sb_testfile *f, unsigned how, int *fd, sb_error *err)
+{
+    *fd = -1;
+    bool write = how & SB_FD_WRITE, direct = how & SB_FD_DIRECT;
+    if (write && !(f->target->flags & SB_TARGET_WRITE))
+        return sb_error_set(err, SB_E_PERM, 0, "'%s' was opened for reading only", f->path);
+    *fd = open(f->path, (write ? O_RDWR : O_RDONLY) | (direct ? O_DIRECT : 0) | O_CLOEXEC);
+    if (*fd >= 0)
+        return SB_OK;
+    if (direct && errno == EINVAL)
+        return sb_error_set(err, SB_E_UNSUPPORTED, errno, "O_DIRECT on '%s'", f->path);
+    return sb_error_sys(err, errno, "cannot open '%s'", f->path);
+}
+
 void sb_testfile_remove(sb_testfile *f)
 {
     if (!f)
@@ -352,7 +423,7 @@ sb_status sb_testfile_direct_fd(sb_testfile *f, int *fd, sb_error *err)
 {
     *fd = -1;
     if (f->direct_fd < 0 && !f->direct_failed) {
-        int mode = (f->target->kind == SB_TARGET_DEVICE && !(f->target->flags & SB_TARGET_WRITE))
+        int mode = (f->target->kind != SB_TARGET_DIRECTORY && !(f->target->flags & SB_TARGET_WRITE))
                        ? O_RDONLY
                        : O_RDWR;
         f->direct_fd = open(f->path, mode | O_DIRECT | O_CLOEXEC);

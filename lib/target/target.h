@@ -6,8 +6,12 @@
  * files of its own and removes them again, or a block device, which is read
  * in place and written only when the caller passes SB_TARGET_DESTRUCTIVE and
  * nothing holds the device (see sb_target_check_device_write, the one rule
- * every command goes through). All checks happen in sb_target_open, before
- * anything is created, so a refused target leaves no trace.
+ * every command goes through), or, for the commands that take one (zcav),
+ * a regular file, read in place and written only with SB_TARGET_DESTRUCTIVE.
+ * All checks happen in sb_target_open, before anything is created, so a
+ * refused target leaves no trace. This module is the only one that decides
+ * what a path is (sb_target_stat) and the only one that opens what is
+ * measured; the engine moves the bytes.
  */
 #ifndef SB_TARGET_H
 #define SB_TARGET_H
@@ -21,20 +25,31 @@
 typedef enum sb_target_kind {
     SB_TARGET_DIRECTORY,
     SB_TARGET_DEVICE,
+    SB_TARGET_FILE,  /* a regular file */
+    SB_TARGET_OTHER, /* a character device, a FIFO, a socket: never a target */
 } sb_target_kind;
 
 enum {
     SB_TARGET_WRITE = 1u << 0,       /* the caller intends to write */
-    SB_TARGET_DESTRUCTIVE = 1u << 1, /* writing to a block device is allowed */
+    SB_TARGET_DESTRUCTIVE = 1u << 1, /* writing to a device or a file not ours is allowed */
+    SB_TARGET_FILE_OK = 1u << 2,     /* a regular file is a target (else refused) */
 };
+
+/* What path is, without opening it for anything but a device's size: its
+ * kind and its size in bytes (a file's or a device's; 0 for a directory or
+ * another kind). SB_E_NOTFOUND ("'PATH' does not exist") when nothing is
+ * there, the errno's status when it cannot be examined. */
+SB_MUST_CHECK sb_status sb_target_stat(const char *path, sb_target_kind *kind, uint64_t *size_bytes,
+                                       sb_error *err);
 
 typedef struct sb_target sb_target;
 typedef struct sb_testfile sb_testfile;
 
 /* Opens and checks path for the given SB_TARGET_* flags. Refuses missing
- * paths, regular files and other non-targets, read-only filesystems or
- * unwritable directories (with WRITE), devices without DESTRUCTIVE (with
- * WRITE) and devices in use. *out is NULL on failure. */
+ * paths, regular files (unless FILE_OK) and other non-targets, read-only
+ * filesystems or unwritable directories (with WRITE), devices and files
+ * without DESTRUCTIVE (with WRITE) and devices in use. *out is NULL on
+ * failure. */
 SB_MUST_CHECK sb_status sb_target_open(const char *path, unsigned flags, sb_target **out,
                                        sb_error *err);
 /* The device-safety rule, on the machine whose "/" is root (NULL: this
@@ -54,9 +69,11 @@ void sb_target_close(sb_target *t);
 
 sb_target_kind sb_target_kind_of(const sb_target *t);
 const char *sb_target_path(const sb_target *t);
-/* Filesystem type ("ext4", "vfat"), or "" for a raw device. */
+/* Filesystem type ("ext4", "vfat") of a directory or a file, or "" for a
+ * raw device. */
 const char *sb_target_fs_type(const sb_target *t);
-/* Bytes free for an unprivileged writer (directory), or the device size. */
+/* Bytes free for an unprivileged writer (directory), or the device's or
+ * the file's size. */
 uint64_t sb_target_space_bytes(const sb_target *t);
 /* Adds what is known about the target (device, source, size, block size)
  * to kvs. */
@@ -65,7 +82,8 @@ SB_MUST_CHECK sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_e
 /* Creates a test file in a directory target (O_EXCL, mode 0600, a name of
  * the form storbench-PID-N.tmp), or opens the device of a device target
  * (read-write with O_EXCL when the target was opened for writing, else
- * read-only). */
+ * read-only), or the file of a file target in place (read-write when the
+ * target was opened for writing; never removed). */
 SB_MUST_CHECK sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err);
 /* Opens the file called name (no '/') in a directory target, fio's
  * filename=: it is created (O_EXCL, mode 0600) when it does not exist, and
@@ -88,6 +106,18 @@ int sb_testfile_fd(const sb_testfile *f);
 /* A second descriptor of the same file opened with O_DIRECT, opened on first
  * use. SB_E_UNSUPPORTED when the filesystem refuses O_DIRECT. */
 SB_MUST_CHECK sb_status sb_testfile_direct_fd(sb_testfile *f, int *fd, sb_error *err);
+
+enum {
+    SB_FD_WRITE = 1u << 0,  /* read-write (the target must have been opened for writing) */
+    SB_FD_DIRECT = 1u << 1, /* O_DIRECT */
+};
+/* A new descriptor of the test file, opened as how says (SB_FD_*), for a
+ * thread of its own: the caller owns it and closes it (close(2)).
+ * SB_E_UNSUPPORTED ("O_DIRECT on 'PATH': ...") when the filesystem refuses
+ * O_DIRECT, SB_E_PERM for SB_FD_WRITE on a target not opened for writing,
+ * else the errno's status. */
+SB_MUST_CHECK sb_status sb_testfile_open_fd(const sb_testfile *f, unsigned how, int *fd,
+                                            sb_error *err);
 /* The alignment O_DIRECT needs for offsets, lengths and buffers (the logical
  * block size, from statx's dio alignment or sysfs), 4096 when unknown. */
 unsigned sb_testfile_dio_align(const sb_testfile *f);

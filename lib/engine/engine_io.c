@@ -1,0 +1,109 @@
+/*
+ * engine_io.c: what every runner needs around the single transfers of a
+ * backend (engine.h): a whole transfer through short transfers and EINTR,
+ * positioning, durability and test-file layout. They are written once here
+ * so that the rare paths (a short write near ENOSPC, a signal in the middle
+ * of a read) behave the same in every workload.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <unistd.h>
+
+#include "engine/engine.h"
+#include "storbench/clock.h"
+
+static bool stop_raised(atomic_int *stop)
+{
+    return stop && atomic_load_explicit(stop, memory_order_relaxed) != 0;
+}
+
+sb_status sb_engine_xfer(const sb_io_file *f, bool write, void *buf, size_t len, int64_t off,
+                         size_t *done, sb_error *err)
+{
+    const char *what = write ? "write" : "read";
+    char *p = buf;
+    size_t moved = 0;
+    sb_status st = SB_OK;
+    while (moved < len) {
+        int64_t at = off + (int64_t)moved;
+        ssize_t r = write ? f->eng->write(f->fd, p + moved, len - moved, at)
+                          : f->eng->read(f->fd, p + moved, len - moved, at);
+        if (r < 0 && errno == EINTR) {
+            if (stop_raised(f->stop)) {
+                st = sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+                break;
+            }
+            continue;
+        }
+        if (r < 0) {
+            st = sb_error_sys_at(err, errno, at, "%s of '%s' failed at offset %" PRId64, what,
+                                 f->path, at);
+            break;
+        }
+        if (r == 0) {
+            st = sb_error_set_at(err, SB_E_IO, 0, at,
+                                 "%s of '%s' at offset %" PRId64 " came up short", what, f->path,
+                                 at);
+            break;
+        }
+        moved += (size_t)r;
+    }
+    if (done)
+        *done = moved;
+    return st;
+}
+
+sb_status sb_engine_seek(const sb_io_file *f, int64_t off, sb_error *err)
+{
+    if (f->eng->positional || lseek(f->fd, (off_t)off, SEEK_SET) >= 0)
+        return SB_OK;
+    return sb_error_sys_at(err, errno, off, "seek of '%s' failed at offset %" PRId64, f->path, off);
+}
+
+sb_status sb_engine_flush(const sb_io_file *f, sb_flush how, int64_t at, sb_error *err)
+{
+    const char *what = how == SB_FLUSH_DATA ? "fdatasync" : "fsync";
+    for (;;) {
+        int r = how == SB_FLUSH_DATA ? fdatasync(f->fd) : fsync(f->fd);
+        if (r == 0)
+            return SB_OK;
+        if (errno != EINTR)
+            break;
+        if (stop_raised(f->stop))
+            return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+    }
+    if (at >= 0)
+        return sb_error_sys_at(err, errno, at, "%s of '%s' failed at offset %" PRId64, what,
+                               f->path, at);
+    return sb_error_sys(err, errno, "%s of '%s' failed", what, f->path);
+}
+
+sb_status sb_engine_layout(const sb_layout *l, sb_error *err)
+{
+    sb_io_file f = { .eng = &sb_engine_psync, .fd = l->fd, .path = l->path, .stop = l->stop };
+    uint64_t t0 = sb_clock_ns(), last = t0;
+    uint64_t off = l->from;
+    while (off < l->to) {
+        size_t len = l->to - off < l->chunk_bytes ? (size_t)(l->to - off) : l->chunk_bytes;
+        size_t done = 0;
+        sb_status st = sb_engine_xfer(&f, true, (void *)l->buf, len, (int64_t)off, &done, err);
+        off += done;
+        if (st != SB_OK)
+            return st == SB_E_INTERRUPTED ? st
+                                          : sb_error_wrap(err, st, "laying out the test file: ");
+        uint64_t now = sb_clock_ns();
+        if (l->interval_ns && now - last >= l->interval_ns) {
+            SB_TRY(sb_engine_flush(&f, SB_FLUSH_DATA, (int64_t)off, err));
+            now = sb_clock_ns();
+            if (l->progress)
+                l->progress(l->progress_ctx, off - l->from, now - t0);
+            last = now;
+            if (stop_raised(l->stop))
+                return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+        }
+    }
+    SB_TRY(sb_engine_flush(&f, SB_FLUSH_FILE, (int64_t)off, err));
+    if (l->progress)
+        l->progress(l->progress_ctx, off - l->from, sb_clock_ns() - t0);
+    return SB_OK;
+}
