@@ -116,6 +116,14 @@ typedef struct sb_io_file {
 SB_MUST_CHECK sb_status sb_engine_xfer(const sb_io_file *f, bool write, void *buf, size_t len,
                                        int64_t off, size_t *done, sb_error *err);
 
+/* The rest of a transfer whose first call, made by the caller's own hot
+ * loop, returned r (errno e when r < 0): a short transfer is continued, an
+ * interrupted one retried, a failed one reported at once; *done and the
+ * errors as sb_engine_xfer (*done counts the first call's bytes too). */
+SB_MUST_CHECK sb_status sb_engine_xfer_after(const sb_io_file *f, bool write, void *buf, size_t len,
+                                             int64_t off, ssize_t r, int e, size_t *done,
+                                             sb_error *err);
+
 /* Puts the file position of f at off when f's engine is not positional (a
  * positional engine needs nothing). "seek of 'PATH' failed at offset N". */
 SB_MUST_CHECK sb_status sb_engine_seek(const sb_io_file *f, int64_t off, sb_error *err);

@@ -17,27 +17,22 @@ static bool stop_raised(atomic_int *stop)
     return stop && atomic_load_explicit(stop, memory_order_relaxed) != 0;
 }
 
-sb_status sb_engine_xfer(const sb_io_file *f, bool write, void *buf, size_t len, int64_t off,
-                         size_t *done, sb_error *err)
+sb_status sb_engine_xfer_after(const sb_io_file *f, bool write, void *buf, size_t len, int64_t off,
+                               ssize_t r, int e, size_t *done, sb_error *err)
 {
     const char *what = write ? "write" : "read";
     char *p = buf;
     size_t moved = 0;
     sb_status st = SB_OK;
-    while (moved < len) {
+    for (;;) {
         int64_t at = off + (int64_t)moved;
-        ssize_t r = write ? f->eng->write(f->fd, p + moved, len - moved, at)
-                          : f->eng->read(f->fd, p + moved, len - moved, at);
-        if (r < 0 && errno == EINTR) {
-            if (stop_raised(f->stop)) {
-                st = sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
-                break;
-            }
-            continue;
+        if (r < 0 && e == EINTR && stop_raised(f->stop)) {
+            st = sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+            break;
         }
-        if (r < 0) {
-            st = sb_error_sys_at(err, errno, at, "%s of '%s' failed at offset %" PRId64, what,
-                                 f->path, at);
+        if (r < 0 && e != EINTR) {
+            st = sb_error_sys_at(err, e, at, "%s of '%s' failed at offset %" PRId64, what, f->path,
+                                 at);
             break;
         }
         if (r == 0) {
@@ -46,11 +41,30 @@ sb_status sb_engine_xfer(const sb_io_file *f, bool write, void *buf, size_t len,
                                  at);
             break;
         }
-        moved += (size_t)r;
+        if (r > 0)
+            moved += (size_t)r;
+        if (moved >= len)
+            break;
+        at = off + (int64_t)moved;
+        r = write ? f->eng->write(f->fd, p + moved, len - moved, at)
+                  : f->eng->read(f->fd, p + moved, len - moved, at);
+        e = errno;
     }
     if (done)
         *done = moved;
     return st;
+}
+
+sb_status sb_engine_xfer(const sb_io_file *f, bool write, void *buf, size_t len, int64_t off,
+                         size_t *done, sb_error *err)
+{
+    if (len == 0) {
+        if (done)
+            *done = 0;
+        return SB_OK;
+    }
+    ssize_t r = write ? f->eng->write(f->fd, buf, len, off) : f->eng->read(f->fd, buf, len, off);
+    return sb_engine_xfer_after(f, write, buf, len, off, r, errno, done, err);
 }
 
 sb_status sb_engine_seek(const sb_io_file *f, int64_t off, sb_error *err)

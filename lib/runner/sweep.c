@@ -8,14 +8,12 @@
  * adapted so that a sample lasts about sample_ns (100 ms by default).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
+#include "common/rng.h"
 #include "engine/engine.h"
 #include "storbench/bottleneck.h"
 #include "probe/probe.h"
@@ -152,6 +150,7 @@ static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t p
 /* The state of one point while it runs. */
 typedef struct point {
     sb_testfile *tf;
+    sb_io_file io; /* the descriptor the point moves its blocks through */
     int fd;
     bool is_write;
     bool buffered_read; /* a buffered read that must stay cold */
@@ -177,98 +176,54 @@ static uint64_t calls_for(uint64_t bytes, uint64_t ns, uint64_t sample_ns, uint6
     return want < MIN_CALLS ? MIN_CALLS : (uint64_t)want;
 }
 
-static sb_status io_error(sb_error *err, const char *what, int e, uint64_t off, const char *path)
+/* Progress of the layout (sb_engine_layout's callback). */
+static void layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
 {
-    sb_status st = e == ENOSPC ? SB_E_NOSPACE : SB_E_IO;
-    if (e == 0)
-        return sb_error_set_at(err, st, 0, (int64_t)off, "%s of '%s' at offset %llu came up short",
-                               what, path, (unsigned long long)off);
-    return sb_error_set_at(err, st, e, (int64_t)off, "%s of '%s' failed at offset %llu", what, path,
-                           (unsigned long long)off);
-}
-
-/* One whole block through the engine; a short transfer is completed with
- * further calls (it only happens near ENOSPC or at a signal). */
-static sb_status xfer_block(const sweep *s, int fd, bool is_write, char *buf, uint64_t bs,
-                            uint64_t off, const char *path, sb_error *err)
-{
-    uint64_t done = 0;
-    while (done < bs) {
-        ssize_t r = is_write ? s->eng->write(fd, buf + done, bs - done, (int64_t)(off + done))
-                             : s->eng->read(fd, buf + done, bs - done, (int64_t)(off + done));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return io_error(err, is_write ? "write" : "read", r < 0 ? errno : 0, off + done, path);
-        done += (uint64_t)r;
-    }
-    return SB_OK;
-}
-
-static sb_status seek_to(const sweep *s, int fd, uint64_t off, const char *path, sb_error *err)
-{
-    if (!s->eng->positional && lseek(fd, (off_t)off, SEEK_SET) < 0)
-        return io_error(err, "seek", errno, off, path);
-    return SB_OK;
+    report_progress(ctx, "layout", LAYOUT_BS, elapsed_ns,
+                    elapsed_ns ? (double)done_bytes * 1e9 / (double)elapsed_ns : 0);
 }
 
 /* Extends the test file to `bytes` with large writes, untimed, so that read
  * points and in-place writes find real, allocated data. */
 static sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, sb_error *err)
 {
-    int fd = sb_testfile_fd(tf);
-    const char *path = sb_testfile_path(tf);
-    struct stat st;
-    if (fstat(fd, &st) != 0)
-        return io_error(err, "stat", errno, 0, path);
-    uint64_t off = (uint64_t)st.st_size / LAYOUT_BS * LAYOUT_BS;
-    if (off >= bytes)
+    uint64_t have = sb_testfile_size(tf) / LAYOUT_BS * LAYOUT_BS;
+    if (have >= bytes)
         return SB_OK;
-    uint64_t t0 = sb_clock_ns(), last = t0;
-    while (off < bytes) {
-        uint64_t len = bytes - off < LAYOUT_BS ? bytes - off : LAYOUT_BS;
-        ssize_t r = pwrite(fd, s->buf, len, (off_t)off);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return io_error(err, "writing the test file", r < 0 ? errno : 0, off, path);
-        off += (uint64_t)r;
-        uint64_t now = sb_clock_ns();
-        if (now - last >= s->c->sample_ns) {
-            if (fdatasync(fd) != 0)
-                return io_error(err, "fdatasync", errno, off, path);
-            report_progress(s, "layout", LAYOUT_BS, now - t0,
-                            (double)off * 1e9 / (double)(now - t0));
-            last = sb_clock_ns();
-            if (stop_requested(s))
-                return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
-        }
-    }
-    if (fdatasync(fd) != 0)
-        return io_error(err, "fdatasync", errno, off, path);
-    return SB_OK;
+    sb_layout l = {
+        .fd = sb_testfile_fd(tf),
+        .path = sb_testfile_path(tf),
+        .from = have,
+        .to = bytes,
+        .buf = s->buf,
+        .chunk_bytes = LAYOUT_BS,
+        .interval_ns = s->c->sample_ns,
+        .stop = s->c->stop,
+        .progress = layout_progress,
+        .progress_ctx = s,
+    };
+    return sb_engine_layout(&l, err);
 }
 
 /* Starts the file again at offset 0. */
-static sb_status wrap(const sweep *s, point *p, sb_error *err)
+static sb_status wrap(point *p, sb_error *err)
 {
-    const char *path = sb_testfile_path(p->tf);
     p->pos = 0;
-    SB_TRY(seek_to(s, p->fd, 0, path, err));
+    SB_TRY(sb_engine_seek(&p->io, 0, err));
     /* What we read on the last pass is cached now: drop it to stay cold. */
     if (p->buffered_read)
         SB_TRY(sb_cache_drop_file(p->fd, 0, 0, err));
     /* Nothing of the last pass may still be dirty, or rewriting it would
      * spare the device. */
-    if (p->is_write && fdatasync(p->fd) != 0)
-        return io_error(err, "fdatasync", errno, p->pos, path);
+    if (p->is_write)
+        SB_TRY(sb_engine_flush(&p->io, SB_FLUSH_DATA, 0, err));
     return SB_OK;
 }
 
 /* Moves `calls` blocks, wrapping at p->limit. This is the hot loop: the
  * blocks up to the next wrap run in a tight inner loop over locals, one
- * engine call each; a short or failed transfer leaves it for xfer_block,
- * which completes the block or reports the error. */
+ * engine call each; a short or failed transfer leaves it for
+ * sb_engine_xfer, which completes the block or reports the error. */
 static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *err)
 {
     const int fd = p->fd;
@@ -279,7 +234,7 @@ static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *e
     const bool is_write = p->is_write;
     while (calls) {
         if (p->pos + bs > p->limit)
-            SB_TRY(wrap(s, p, err));
+            SB_TRY(wrap(p, err));
         uint64_t run = (p->limit - p->pos) / bs;
         if (run > calls)
             run = calls;
@@ -287,15 +242,10 @@ static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *e
         while (pos < end) {
             ssize_t r = is_write ? wr(fd, buf, bs, (int64_t)pos) : rd(fd, buf, bs, (int64_t)pos);
             if (r != (ssize_t)bs) {
-                /* Rare: complete this block the careful way. */
-                uint64_t done = r > 0 ? (uint64_t)r : 0;
-                if (r < 0 && errno != EINTR) {
-                    p->pos = pos;
-                    return io_error(err, is_write ? "write" : "read", errno, pos,
-                                    sb_testfile_path(p->tf));
-                }
-                sb_status st = xfer_block(s, fd, is_write, buf + done, bs - done, pos + done,
-                                          sb_testfile_path(p->tf), err);
+                /* Rare (a signal, a short transfer near ENOSPC, an error):
+                 * the engine completes the block or says what went wrong. */
+                sb_status st = sb_engine_xfer_after(&p->io, is_write, buf, (size_t)bs, (int64_t)pos,
+                                                    r, errno, NULL, err);
                 if (st != SB_OK) {
                     p->pos = pos;
                     return st;
@@ -324,8 +274,8 @@ static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             calls = left;
         uint64_t ts = sb_clock_ns();
         SB_TRY(run_calls(s, p, calls, err));
-        if (p->is_write && fdatasync(p->fd) != 0)
-            return io_error(err, "fdatasync", errno, p->pos, sb_testfile_path(p->tf));
+        if (p->is_write)
+            SB_TRY(sb_engine_flush(&p->io, SB_FLUSH_DATA, (int64_t)p->pos, err));
         uint64_t te = sb_clock_ns();
         SB_TRY(sb_samples_add(&p->samples, calls * p->bs, te - ts, err));
         report_progress(s, p->is_write ? "write" : "read", p->bs, te - p->t0,
@@ -352,7 +302,6 @@ static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
  * every ~100 ms for progress and, for reads, for interval samples. */
 static sb_status run_fixed(sweep *s, point *p, sb_error *err)
 {
-    const char *path = sb_testfile_path(p->tf);
     uint64_t total = s->c->fixed_bytes / p->bs;
     uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, s->c->sample_ns, s->c->sample_ns, p->bs);
     uint64_t done = 0;
@@ -373,8 +322,8 @@ static sb_status run_fixed(sweep *s, point *p, sb_error *err)
             return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
         calls = calls_for(done * p->bs, te - p->t0, s->c->sample_ns, p->bs);
     }
-    if (p->is_write && fdatasync(p->fd) != 0)
-        return io_error(err, "fdatasync", errno, p->pos, path);
+    if (p->is_write)
+        SB_TRY(sb_engine_flush(&p->io, SB_FLUSH_DATA, (int64_t)p->pos, err));
     p->why = STOP_FIXED;
     return SB_OK;
 }
@@ -421,7 +370,7 @@ static sb_status record(const sweep *s, sb_test *test, const point *p, const cha
     if (p->samples.n) {
         rates = malloc(p->samples.n * sizeof *rates);
         if (!rates)
-            return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+            return sb_error_nomem(err, "keeping a point's samples");
         for (size_t i = 0; i < p->samples.n; i++)
             rates[i] = p->samples.v[i].ns
                            ? (double)p->samples.v[i].bytes * 1e9 / (double)p->samples.v[i].ns
@@ -440,7 +389,7 @@ static sb_status record(const sweep *s, sb_test *test, const point *p, const cha
         st = sb_kvs_set(&test->params, "stop", stop_name(p->why), err);
     if (st) {
         free(rates);
-        return sb_error_set(err, st, 0, "out of memory");
+        return st;
     }
     /* A point that failed before it finished a sample has no rate to show
      * (a fixed-mode write's rate only exists once its fdatasync is done). */
@@ -479,33 +428,37 @@ static sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf, uint6
     point p = { .tf = tf, .is_write = is_write, .bs = bs, .why = STOP_ERROR };
     sb_samples_init(&p.samples);
     const char *io_path = "buffered, fdatasync";
+    /* The point's own error: its test keeps the message whether or not
+     * the caller wants it. */
+    sb_error perr;
+    sb_error_clear(&perr);
     sb_status st = SB_OK;
     s->point++;
 
-    if (is_write) {
-        p.fd = sb_testfile_fd(tf);
-        if (s->c->fixed_bytes) {
-            /* The seed's method: a fresh file each time, like dd of=new. */
-            st = sb_testfile_truncate(tf, 0, err);
-            if (st == SB_OK && fsync(p.fd) != 0)
-                st = io_error(err, "fsync", errno, 0, sb_testfile_path(tf));
-        }
-    } else {
-        st = prepare_read(s, &p, &io_path, err);
+    p.fd = sb_testfile_fd(tf);
+    if (!is_write)
+        st = prepare_read(s, &p, &io_path, &perr);
+    p.io =
+        (sb_io_file){ .eng = s->eng, .fd = p.fd, .path = sb_testfile_path(tf), .stop = s->c->stop };
+    if (st == SB_OK && is_write && s->c->fixed_bytes) {
+        /* The seed's method: a fresh file each time, like dd of=new. */
+        st = sb_testfile_truncate(tf, 0, &perr);
+        if (st == SB_OK)
+            st = sb_engine_flush(&p.io, SB_FLUSH_FILE, -1, &perr);
     }
     p.limit = file_bytes / bs * bs;
     if (st == SB_OK)
-        st = seek_to(s, p.fd, 0, sb_testfile_path(tf), err);
+        st = sb_engine_seek(&p.io, 0, &perr);
     uint64_t paused = sb_clock_ns();
     if (st == SB_OK)
-        st = pause_before_point(s, err);
+        st = pause_before_point(s, &perr);
     paused = sb_clock_ns() - paused;
 
     sb_cpu_ns cpu0, cpu1;
     sb_clock_cpu(&cpu0);
     p.t0 = sb_clock_ns();
     if (st == SB_OK)
-        st = s->c->fixed_bytes ? run_fixed(s, &p, err) : run_adaptive(s, &p, err);
+        st = s->c->fixed_bytes ? run_fixed(s, &p, &perr) : run_adaptive(s, &p, &perr);
     uint64_t wall = sb_clock_ns() - p.t0;
     sb_clock_cpu(&cpu1);
     if (st == SB_E_INTERRUPTED)
@@ -516,13 +469,13 @@ static sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf, uint6
     sb_error rec_err;
     sb_status rst = record(s, test, &p, io_path, wall, &cpu0, &cpu1, &rec_err);
     if (st != SB_OK && rst == SB_OK)
-        rst = sb_result_mark_incomplete(test, err ? err->msg : sb_status_str(st), &rec_err);
+        rst = sb_result_mark_incomplete(test, perr.msg, &rec_err);
     sb_samples_free(&p.samples);
     if (st != SB_OK)
-        return st;
-    if (rst != SB_OK && err)
-        *err = rec_err;
-    return rst;
+        return sb_error_copy(err, &perr);
+    if (rst != SB_OK)
+        return sb_error_copy(err, &rec_err);
+    return SB_OK;
 }
 
 /* The file size for a target: the configured size, cut to the device or to
@@ -579,10 +532,8 @@ static sb_status watch_throttle(sweep *s, const sb_target_res *tres, sb_error *e
         !sb_throttle_new_conditions(s->throttle_before, now))
         return SB_OK;
     const sb_test *last = tres->n_tests ? &tres->tests[tres->n_tests - 1] : NULL;
-    if (sb_kvs_setf(&s->run->host, err, SB_THROTTLING_BEGAN, "%s on %s",
-                    last ? last->name : "layout", tres->path) != SB_OK)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
-    return SB_OK;
+    return sb_kvs_setf(&s->run->host, err, SB_THROTTLING_BEGAN, "%s on %s",
+                       last ? last->name : "layout", tres->path);
 }
 
 /* Adds the thermal probe to the run's host list, each key behind prefix. */
@@ -590,17 +541,9 @@ static sb_status record_thermal(sb_run *run, const char *prefix, sb_error *err)
 {
     sb_kvs kvs = { 0 };
     sb_status st = sb_probe_thermal(NULL, &kvs, err);
-    for (size_t i = 0; st == SB_OK && i < kvs.n; i++) {
-        char key[256];
-        snprintf(key, sizeof key, "%s%s", prefix, kvs.v[i].key);
-        if (sb_kvs_set(&run->host, key, kvs.v[i].value, err) != SB_OK)
-            st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
-    }
-    for (size_t i = 0; i < kvs.n; i++) {
-        free(kvs.v[i].key);
-        free(kvs.v[i].value);
-    }
-    free(kvs.v);
+    if (st == SB_OK)
+        st = sb_kvs_copy(&run->host, prefix, &kvs, err);
+    sb_kvs_free(&kvs);
     return st;
 }
 
@@ -621,8 +564,6 @@ static sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run 
         sb_kvs_setf(&tres->info, err, "test_file_bytes", "%llu", (unsigned long long)file_bytes);
     if (st == SB_OK)
         st = sb_kvs_setf(&tres->info, err, "dio_align_bytes", "%u", sb_testfile_dio_align(tf));
-    if (st != SB_OK)
-        st = sb_error_set(err, st, 0, "out of memory");
     bool dir = sb_target_kind_of(t) == SB_TARGET_DIRECTORY;
 
     /* Adaptive writes overwrite a laid-out file in place (no allocation
@@ -646,25 +587,9 @@ static sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run 
      * early (the complete points keep their meaning). */
     sb_error aerr;
     sb_status ast = sb_bottleneck_annotate(tres, &aerr);
-    if (st == SB_OK && ast != SB_OK) {
-        st = ast;
-        if (err)
-            *err = aerr;
-    }
+    if (st == SB_OK && ast != SB_OK)
+        st = sb_error_copy(err, &aerr);
     return st;
-}
-
-/* Fills buf with pseudo-random bytes (xorshift64), so that compressing or
- * deduplicating storage cannot shortcut the writes. */
-static void fill_random(char *buf, size_t len)
-{
-    uint64_t x = 0x9e3779b97f4a7c15ull;
-    for (size_t i = 0; i < len; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        buf[i] = (char)(x >> 24);
-    }
 }
 
 sb_status sb_sweep_check_config(const sb_sweep_config *c, sb_error *err)
@@ -722,16 +647,16 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
     /* Open and check every target before anything is written. */
     sb_target **targets = calloc(n_paths, sizeof *targets);
     uint64_t *file_bytes = calloc(n_paths, sizeof *file_bytes);
-    sb_status st =
-        (targets && file_bytes) ? SB_OK : sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    sb_status st = (targets && file_bytes) ? SB_OK : sb_error_nomem(err, NULL);
     unsigned flags = c->do_write ? SB_TARGET_WRITE : 0;
     if (c->destructive)
         flags |= SB_TARGET_DESTRUCTIVE;
     for (size_t i = 0; st == SB_OK && i < n_paths; i++) {
         /* Reads of a directory need a file written first. */
         unsigned f = flags;
-        struct stat stt;
-        if (stat(paths[i], &stt) == 0 && S_ISDIR(stt.st_mode))
+        sb_target_kind kind;
+        uint64_t size;
+        if (sb_target_stat(paths[i], &kind, &size, NULL) == SB_OK && kind == SB_TARGET_DIRECTORY)
             f |= SB_TARGET_WRITE;
         st = sb_target_open(paths[i], f, &targets[i], err);
         if (st == SB_OK)
@@ -758,18 +683,18 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
         s.watch_throttle = sb_probe_throttled_read(NULL, &s.throttle_before);
     }
     if (st == SB_OK) {
-        fill_random(s.buf, (size_t)max_bs);
+        /* Random bytes, so that compressing or deduplicating storage
+         * cannot shortcut the writes. */
+        sb_rng rng = sb_rng_seeded(0, 0);
+        sb_rng_fill(&rng, s.buf, (size_t)max_bs);
         s.started_ns = sb_clock_ns();
         s.n_points = n_paths * c->n_bs * ((c->do_write ? 1u : 0u) + (c->do_read ? 1u : 0u));
         sb_status first = SB_OK;
         sb_error terr;
         for (size_t i = 0; i < n_paths; i++) {
             sb_status ts = run_target(&s, targets[i], file_bytes[i], run, &terr);
-            if (ts != SB_OK && first == SB_OK) {
-                first = ts;
-                if (err)
-                    *err = terr;
-            }
+            if (ts != SB_OK && first == SB_OK)
+                first = sb_error_copy(err, &terr);
             if (ts == SB_E_INTERRUPTED || ts == SB_E_NOMEM)
                 break;
             /* Points of a failed target are skipped: count them as done. */
@@ -778,11 +703,8 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
         run->elapsed_s = (double)(sb_clock_ns() - s.started_ns) / 1e9;
         sb_error terr2;
         sb_status tst = record_thermal(run, SB_THERMAL_AFTER, &terr2);
-        if (first == SB_OK && tst != SB_OK) {
-            first = tst;
-            if (err)
-                *err = terr2;
-        }
+        if (first == SB_OK && tst != SB_OK)
+            first = sb_error_copy(err, &terr2);
         st = first;
     }
     for (size_t i = 0; targets && i < n_paths; i++)
