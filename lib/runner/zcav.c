@@ -8,17 +8,15 @@
  * checks the stop flag between chunks, so that a 512 MiB block on a slow
  * card does not hold up an interrupt for a minute.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "common/rng.h"
+#include "common/threads.h"
 #include "engine/engine.h"
 #include "storbench/clock.h"
 #include "storbench/units.h"
@@ -110,12 +108,10 @@ typedef struct zscan {
     const sb_zcav_config *c;
     const char *path;
     bool is_device;
-    sb_target *target;                 /* devices: the checks and the descriptors */
-    sb_testfile *tf;                   /* devices */
-    int own_fd;                        /* regular files: the buffered descriptor */
-    int own_dfd;                       /* regular files: the O_DIRECT descriptor, or -1 */
-    int fd;                            /* what the scan uses */
-    bool direct;                       /* fd is O_DIRECT */
+    sb_target *target;                 /* a device or a regular file */
+    sb_testfile *tf;                   /* its descriptors */
+    sb_io_file io;                     /* what the scan moves its blocks through */
+    bool direct;                       /* io.fd is O_DIRECT */
     char note[SB_ERROR_MSG_MAX + 128]; /* why the scan is not direct, or "" */
     uint64_t size_bytes;               /* the target's */
     uint64_t start, end;
@@ -136,41 +132,30 @@ static bool stop_requested(const sb_zcav_config *c)
     return c->stop && atomic_load_explicit(c->stop, memory_order_relaxed) != 0;
 }
 
-/* Opens a regular file for the scan (sb_target takes devices and
- * directories; zcav also reads a plain file, such as a disk image). */
-static sb_status open_file(zscan *z, const struct stat *st, sb_error *err)
+/* Opens a block device or a regular file (such as a disk image) through
+ * lib/target, which refuses a directory, anything else, and a write
+ * without --destructive or to a device in use. */
+static sb_status open_target(zscan *z, sb_error *err)
 {
-    int mode = z->c->write ? O_RDWR : O_RDONLY;
-    z->own_fd = open(z->path, mode | O_CLOEXEC);
-    if (z->own_fd < 0)
-        return sb_error_set(err, errno == EACCES ? SB_E_PERM : SB_E_IO, errno, "cannot open '%s'",
-                            z->path);
-    z->size_bytes = (uint64_t)st->st_size;
-    if (z->c->direct) {
-        z->own_dfd = open(z->path, mode | O_DIRECT | O_CLOEXEC);
-        if (z->own_dfd < 0)
-            snprintf(z->note, sizeof z->note,
-                     "O_DIRECT refused on '%s' (%s): %s buffered, its cache dropped before "
-                     "every pass",
-                     z->path, strerror(errno), z->c->write ? "written" : "read");
-    }
-    return SB_OK;
-}
-
-static sb_status open_device(zscan *z, sb_error *err)
-{
-    unsigned flags = z->c->write ? SB_TARGET_WRITE | SB_TARGET_DESTRUCTIVE : 0;
+    const sb_zcav_config *c = z->c;
+    sb_target_kind kind;
+    uint64_t size;
+    SB_TRY(sb_target_stat(z->path, &kind, &size, err));
+    if (kind == SB_TARGET_DIRECTORY)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "'%s' is a directory: zcav reads a block device or a file", z->path);
+    unsigned flags = SB_TARGET_FILE_OK | (c->write ? SB_TARGET_WRITE | SB_TARGET_DESTRUCTIVE : 0);
     SB_TRY(sb_target_open(z->path, flags, &z->target, err));
-    z->is_device = true;
+    z->is_device = sb_target_kind_of(z->target) == SB_TARGET_DEVICE;
     z->size_bytes = sb_target_space_bytes(z->target);
     SB_TRY(sb_testfile_open(z->target, &z->tf, err));
-    if (z->c->direct) {
+    if (c->direct) {
         int dfd;
         sb_error derr;
         if (sb_testfile_direct_fd(z->tf, &dfd, &derr) != SB_OK)
             snprintf(z->note, sizeof z->note,
                      "%s refused: %s buffered, its cache dropped before every pass", derr.msg,
-                     z->c->write ? "written" : "read");
+                     c->write ? "written" : "read");
     }
     return SB_OK;
 }
@@ -179,20 +164,7 @@ static sb_status open_device(zscan *z, sb_error *err)
 static sb_status prepare(zscan *z, sb_error *err)
 {
     const sb_zcav_config *c = z->c;
-    struct stat st;
-    if (stat(z->path, &st) != 0)
-        return sb_error_set(err, errno == ENOENT ? SB_E_NOTFOUND : SB_E_IO, errno,
-                            "cannot read '%s'", z->path);
-    if (S_ISDIR(st.st_mode))
-        return sb_error_set(err, SB_E_INVALID, 0,
-                            "'%s' is a directory: zcav reads a block device or a file", z->path);
-    if (S_ISREG(st.st_mode))
-        SB_TRY(open_file(z, &st, err));
-    else if (S_ISBLK(st.st_mode))
-        SB_TRY(open_device(z, err));
-    else
-        return sb_error_set(err, SB_E_INVALID, 0,
-                            "'%s' is neither a block device nor a regular file", z->path);
+    SB_TRY(open_target(z, err));
 
     char a[32], b[32];
     z->start = c->start_bytes;
@@ -220,15 +192,15 @@ static sb_status prepare(zscan *z, sb_error *err)
             z->path, sb_format_bytes(c->block_bytes, a, sizeof a),
             sb_format_bytes(z->end > z->start ? z->end - z->start : 0, b, sizeof b));
 
+    int fd = sb_testfile_fd(z->tf);
     if (!z->note[0]) {
-        int dfd = z->own_dfd;
-        if (z->is_device) {
-            sb_error ignored;
-            if (sb_testfile_direct_fd(z->tf, &dfd, &ignored) != SB_OK)
-                dfd = -1;
-        }
+        int dfd;
+        sb_error ignored;
+        if (sb_testfile_direct_fd(z->tf, &dfd, &ignored) != SB_OK)
+            dfd = -1;
         /* O_DIRECT needs aligned offsets and lengths: MiB multiples are,
-         * odd sizes given with a suffix may not be. */
+         * odd sizes given with a suffix may not be. A file keeps to whole
+         * pages, whatever its filesystem would take. */
         unsigned align = z->is_device ? sb_testfile_dio_align(z->tf) : BUF_ALIGN;
         if (dfd >= 0 &&
             (c->block_bytes % align || c->chunk_bytes % align || c->start_bytes % align)) {
@@ -239,12 +211,11 @@ static sb_status prepare(zscan *z, sb_error *err)
             dfd = -1;
         }
         if (dfd >= 0 && c->direct) {
-            z->fd = dfd;
+            fd = dfd;
             z->direct = true;
         }
     }
-    if (!z->direct)
-        z->fd = z->is_device ? sb_testfile_fd(z->tf) : z->own_fd;
+    z->io = (sb_io_file){ .eng = &sb_engine_psync, .fd = fd, .path = z->path, .stop = c->stop };
 
     size_t cells = (size_t)c->passes * z->n_blocks;
     z->times = malloc(cells * sizeof *z->times);
@@ -255,74 +226,47 @@ static sb_status prepare(zscan *z, sb_error *err)
         buf = NULL;
     z->buf = buf;
     if (!z->times || !z->pass_s || !z->pass_bytes || !z->buf)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        return sb_error_nomem(err, "for the block times");
     for (size_t i = 0; i < cells; i++)
         z->times[i] = -1;
     /* Random bytes, so that compressing storage cannot shortcut writes. */
-    uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)(uintptr_t)z;
-    for (size_t i = 0; i < c->chunk_bytes; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        z->buf[i] = (char)(x >> 24);
-    }
+    sb_rng rng = sb_rng_seeded((uint64_t)(uintptr_t)z, 0);
+    sb_rng_fill(&rng, z->buf, (size_t)c->chunk_bytes);
     return SB_OK;
 }
 
 static void release(zscan *z)
 {
-    if (z->tf)
-        sb_testfile_remove(z->tf);
-    if (z->target)
-        sb_target_close(z->target);
-    if (z->own_dfd >= 0)
-        close(z->own_dfd);
-    if (z->own_fd >= 0)
-        close(z->own_fd);
+    sb_testfile_remove(z->tf);
+    sb_target_close(z->target);
     free(z->times);
     free(z->pass_s);
     free(z->pass_bytes);
     free(z->buf);
 }
 
-static sb_status io_error(const zscan *z, const char *what, int e, uint64_t off, sb_error *err)
-{
-    if (e == 0)
-        return sb_error_set_at(err, SB_E_IO, 0, (int64_t)off,
-                               "%s of '%s' at offset %llu came up short (end of the target)", what,
-                               z->path, (unsigned long long)off);
-    return sb_error_set_at(err, e == ENOSPC ? SB_E_NOSPACE : SB_E_IO, e, (int64_t)off,
-                           "%s of '%s' failed at offset %llu", what, z->path,
-                           (unsigned long long)off);
-}
-
 /* Moves one block at off and returns its time in *ns. */
 static sb_status one_block(zscan *z, uint64_t off, uint64_t *ns, sb_error *err)
 {
     const sb_zcav_config *c = z->c;
-    const sb_engine_ops *eng = &sb_engine_psync;
     uint64_t t0 = sb_clock_ns();
     for (uint64_t done = 0; done < c->block_bytes;) {
         uint64_t want = c->block_bytes - done;
         if (want > c->chunk_bytes)
             want = c->chunk_bytes;
-        ssize_t r = c->write ? eng->write(z->fd, z->buf, want, (int64_t)(off + done))
-                             : eng->read(z->fd, z->buf, want, (int64_t)(off + done));
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return io_error(z, c->write ? "write" : "read", r < 0 ? errno : 0, off + done, err);
-        done += (uint64_t)r;
+        SB_TRY(sb_engine_xfer(&z->io, c->write, z->buf, (size_t)want, (int64_t)(off + done), NULL,
+                              err));
+        done += want;
         if (stop_requested(c))
             return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
     }
-    if (c->write && fdatasync(z->fd) != 0)
-        return io_error(z, "fdatasync", errno, off, err);
+    if (c->write)
+        SB_TRY(sb_engine_flush(&z->io, SB_FLUSH_DATA, (int64_t)off, err));
     *ns = sb_clock_ns() - t0;
     return SB_OK;
 }
 
-static void *scan(void *arg)
+static void scan(void *arg)
 {
     zscan *z = arg;
     const sb_zcav_config *c = z->c;
@@ -332,7 +276,7 @@ static void *scan(void *arg)
     for (unsigned pass = 0; z->st == SB_OK && pass < c->passes; pass++) {
         z->passes_run = pass + 1;
         if (!z->direct)
-            z->st = sb_cache_drop_file(z->fd, 0, 0, &z->err);
+            z->st = sb_cache_drop_file(z->io.fd, 0, 0, &z->err);
         for (size_t k = 0; z->st == SB_OK && k < z->n_blocks; k++) {
             uint64_t off = sb_zcav_block_offset(c, z->start, k), ns = 0;
             z->st = one_block(z, off, &ns, &z->err);
@@ -362,7 +306,6 @@ static void *scan(void *arg)
         }
     }
     z->elapsed_ns = sb_clock_ns() - t0;
-    return NULL;
 }
 
 /* Appends z's target and test to run. */
@@ -373,8 +316,9 @@ static sb_status record(const zscan *z, sb_run *run, sb_error *err)
     SB_TRY(sb_result_add_target(run, z->path, z->is_device ? "device" : "file", "", &tres, err));
     if (z->is_device)
         SB_TRY(sb_target_describe(z->target, &tres->info, err));
-    else if (sb_kvs_setf(&tres->info, err, "size_bytes", "%llu", (unsigned long long)z->size_bytes))
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    else
+        SB_TRY(
+            sb_kvs_setf(&tres->info, err, "size_bytes", "%llu", (unsigned long long)z->size_bytes));
     sb_test *test;
     SB_TRY(sb_result_add_test(tres, "zcav", c->write ? "write" : "read", &test, err));
 
@@ -400,7 +344,7 @@ static sb_status record(const zscan *z, sb_run *run, sb_error *err)
     if (!st && z->note[0])
         st = sb_kvs_set(p, "note", z->note, err);
     if (st)
-        return sb_error_set(err, st, 0, "out of memory");
+        return st;
 
     /* The blocks measured in at least one pass (all of them, unless the
      * scan was cut short in its first pass). */
@@ -413,7 +357,7 @@ static sb_status record(const zscan *z, sb_run *run, sb_error *err)
     double *col = malloc(c->passes * sizeof *col);
     double bytes = 0, secs = 0, tm_sum = 0;
     if (!off || !tm || !rate || !col) {
-        st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        st = sb_error_nomem(err, "for the zone table");
         goto out;
     }
     for (size_t k = 0; k < n; k++) {
@@ -480,15 +424,10 @@ sb_status sb_zcav_run(const sb_zcav_config *c, const char *const *paths, size_t 
                             SB_ZCAV_MAX_TARGETS);
     zscan *zs = calloc(n_paths, sizeof *zs);
     if (!zs)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        return sb_error_nomem(err, NULL);
     pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
     for (size_t i = 0; i < n_paths; i++)
-        zs[i] = (zscan){ .c = c,
-                         .path = paths[i],
-                         .own_fd = -1,
-                         .own_dfd = -1,
-                         .fd = -1,
-                         .progress_lock = &progress_lock };
+        zs[i] = (zscan){ .c = c, .path = paths[i], .progress_lock = &progress_lock };
 
     /* Every target is checked before any is read or written. */
     sb_status st = SB_OK;
@@ -502,24 +441,8 @@ sb_status sb_zcav_run(const sb_zcav_config *c, const char *const *paths, size_t 
             }
 
     uint64_t t0 = sb_clock_ns();
-    if (st == SB_OK && n_paths == 1) {
-        scan(&zs[0]);
-    } else if (st == SB_OK) {
-        pthread_t *th = calloc(n_paths, sizeof *th);
-        size_t started = 0;
-        if (!th)
-            st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
-        for (; st == SB_OK && started < n_paths; started++) {
-            int e = pthread_create(&th[started], NULL, scan, &zs[started]);
-            if (e != 0) {
-                st = sb_error_set(err, SB_E_NOMEM, e, "cannot start a thread");
-                break;
-            }
-        }
-        for (size_t i = 0; i < started; i++)
-            pthread_join(th[i], NULL);
-        free(th);
-    }
+    if (st == SB_OK)
+        st = sb_threads_run(n_paths, scan, zs, sizeof *zs, "a zcav scan", NULL, NULL, err);
     if (st == SB_OK) {
         run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
         sb_status first = SB_OK;
@@ -529,11 +452,8 @@ sb_status sb_zcav_run(const sb_zcav_config *c, const char *const *paths, size_t 
             if (rs == SB_OK)
                 rs = zs[i].st, rerr = zs[i].err;
             /* An interruption is what the caller most needs to know. */
-            if (rs != SB_OK && (first == SB_OK || rs == SB_E_INTERRUPTED)) {
-                first = rs;
-                if (err)
-                    *err = rerr;
-            }
+            if (rs != SB_OK && (first == SB_OK || rs == SB_E_INTERRUPTED))
+                first = sb_error_copy(err, &rerr);
         }
         st = first;
     }
