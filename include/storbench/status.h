@@ -81,10 +81,10 @@ sb_status sb_error_sys_at(sb_error *err, int errnum, int64_t offset, const char 
  * (what may be NULL). */
 sb_status sb_error_nomem(sb_error *err, const char *what);
 
-/* Puts the formatted text in front of err's message (keeping its status,
- * errno and offset), to say where a failure reported by a helper happened:
- * sb_error_wrap(err, st, "job '%s': ", name). Returns st (also when err is
- * NULL). */
+/* Puts the formatted text in front of err's message (keeping its errno and
+ * offset) and makes st its status, to say where a failure reported by a
+ * helper happened: return sb_error_wrap(err, st, "job '%s': ", name).
+ * Returns st (also when err is NULL). */
 sb_status sb_error_wrap(sb_error *err, sb_status st, const char *fmt, ...) SB_PRINTF(3, 4);
 
 /* Copies *from into *to when to is not NULL; returns from->status. */

@@ -103,6 +103,7 @@ sb_status sb_error_wrap(sb_error *err, sb_status st, const char *fmt, ...)
 {
     if (!err)
         return st;
+    err->status = st;
     /* The new text first, then as much of the old message as still fits. */
     char old[SB_ERROR_MSG_MAX];
     memcpy(old, err->msg, sizeof old);

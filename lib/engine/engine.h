@@ -124,6 +124,12 @@ SB_MUST_CHECK sb_status sb_engine_xfer_after(const sb_io_file *f, bool write, vo
                                              int64_t off, ssize_t r, int e, size_t *done,
                                              sb_error *err);
 
+/* The error of an asynchronous request on f at offset off that completed
+ * with res (sb_io.res: -errno, or 0 for nothing moved), worded as
+ * sb_engine_xfer words it. Returns the status it chose. */
+sb_status sb_engine_result_error(const sb_io_file *f, bool write, int64_t off, ssize_t res,
+                                 sb_error *err);
+
 /* Puts the file position of f at off when f's engine is not positional (a
  * positional engine needs nothing). "seek of 'PATH' failed at offset N". */
 SB_MUST_CHECK sb_status sb_engine_seek(const sb_io_file *f, int64_t off, sb_error *err);

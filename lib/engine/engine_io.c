@@ -17,10 +17,28 @@ static bool stop_raised(atomic_int *stop)
     return stop && atomic_load_explicit(stop, memory_order_relaxed) != 0;
 }
 
+/* The error of a transfer of f at offset at whose call returned r: errno e
+ * when r < 0, nothing moved when r == 0. */
+static sb_status xfer_error(const sb_io_file *f, bool write, int64_t at, ssize_t r, int e,
+                            sb_error *err)
+{
+    const char *what = write ? "write" : "read";
+    if (r < 0)
+        return sb_error_sys_at(err, e, at, "%s of '%s' failed at offset %" PRId64, what, f->path,
+                               at);
+    return sb_error_set_at(err, SB_E_IO, 0, at, "%s of '%s' at offset %" PRId64 " came up short",
+                           what, f->path, at);
+}
+
+sb_status sb_engine_result_error(const sb_io_file *f, bool write, int64_t off, ssize_t res,
+                                 sb_error *err)
+{
+    return xfer_error(f, write, off, res < 0 ? -1 : 0, res < 0 ? (int)-res : 0, err);
+}
+
 sb_status sb_engine_xfer_after(const sb_io_file *f, bool write, void *buf, size_t len, int64_t off,
                                ssize_t r, int e, size_t *done, sb_error *err)
 {
-    const char *what = write ? "write" : "read";
     char *p = buf;
     size_t moved = 0;
     sb_status st = SB_OK;
@@ -30,15 +48,8 @@ sb_status sb_engine_xfer_after(const sb_io_file *f, bool write, void *buf, size_
             st = sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
             break;
         }
-        if (r < 0 && e != EINTR) {
-            st = sb_error_sys_at(err, e, at, "%s of '%s' failed at offset %" PRId64, what, f->path,
-                                 at);
-            break;
-        }
-        if (r == 0) {
-            st = sb_error_set_at(err, SB_E_IO, 0, at,
-                                 "%s of '%s' at offset %" PRId64 " came up short", what, f->path,
-                                 at);
+        if ((r < 0 && e != EINTR) || r == 0) {
+            st = xfer_error(f, write, at, r, e, err);
             break;
         }
         if (r > 0)
