@@ -171,6 +171,15 @@ typedef struct sb_layout {
  * was raised. */
 SB_MUST_CHECK sb_status sb_engine_layout(const sb_layout *l, sb_error *err);
 
+/* The request functions of an asynchronous engine that was not built in.
+ * They are never called, as its init fails and no instance exists; if one
+ * were, it would fail with SB_E_UNSUPPORTED. */
+sb_status sb_engine_unbuilt_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err);
+sb_status sb_engine_unbuilt_submit(sb_engine_ctx *ctx, sb_error *err);
+sb_status sb_engine_unbuilt_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io **done,
+                                 unsigned *n, sb_error *err);
+void sb_engine_unbuilt_destroy(sb_engine_ctx *ctx);
+
 /* The engine called name, or NULL. */
 const sb_engine_ops *sb_engine_find(const char *name);
 /* All engines, in registry order; *n receives the count. */

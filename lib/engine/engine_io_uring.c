@@ -246,34 +246,10 @@ static sb_status uring_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
 }
 
 /* Never reached: init fails, so there is no instance to call them with. */
-static sb_status uring_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
-{
-    (void)ctx;
-    (void)io;
-    return uring_probe(err);
-}
-
-static sb_status uring_submit(sb_engine_ctx *ctx, sb_error *err)
-{
-    (void)ctx;
-    return uring_probe(err);
-}
-
-static sb_status uring_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io **done,
-                            unsigned *n, sb_error *err)
-{
-    (void)ctx;
-    (void)min;
-    (void)max;
-    (void)done;
-    *n = 0;
-    return uring_probe(err);
-}
-
-static void uring_destroy(sb_engine_ctx *ctx)
-{
-    (void)ctx;
-}
+#define uring_queue sb_engine_unbuilt_queue
+#define uring_submit sb_engine_unbuilt_submit
+#define uring_reap sb_engine_unbuilt_reap
+#define uring_destroy sb_engine_unbuilt_destroy
 
 #endif
 

@@ -275,34 +275,10 @@ static sb_status aio_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
 }
 
 /* Never reached: init fails, so there is no instance to call them with. */
-static sb_status aio_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
-{
-    (void)ctx;
-    (void)io;
-    return aio_probe(err);
-}
-
-static sb_status aio_submit(sb_engine_ctx *ctx, sb_error *err)
-{
-    (void)ctx;
-    return aio_probe(err);
-}
-
-static sb_status aio_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io **done, unsigned *n,
-                          sb_error *err)
-{
-    (void)ctx;
-    (void)min;
-    (void)max;
-    (void)done;
-    *n = 0;
-    return aio_probe(err);
-}
-
-static void aio_destroy(sb_engine_ctx *ctx)
-{
-    (void)ctx;
-}
+#define aio_queue sb_engine_unbuilt_queue
+#define aio_submit sb_engine_unbuilt_submit
+#define aio_reap sb_engine_unbuilt_reap
+#define aio_destroy sb_engine_unbuilt_destroy
 
 #endif
 

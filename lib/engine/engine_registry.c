@@ -23,6 +23,40 @@ sb_status sb_engine_unbuilt(const char *name, const char *lib, const char *pkg, 
                         name, lib, pkg);
 }
 
+static sb_status no_instance(sb_error *err)
+{
+    return sb_error_set(err, SB_E_UNSUPPORTED, 0, "this I/O engine was not built in");
+}
+
+sb_status sb_engine_unbuilt_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
+{
+    (void)ctx;
+    (void)io;
+    return no_instance(err);
+}
+
+sb_status sb_engine_unbuilt_submit(sb_engine_ctx *ctx, sb_error *err)
+{
+    (void)ctx;
+    return no_instance(err);
+}
+
+sb_status sb_engine_unbuilt_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io **done,
+                                 unsigned *n, sb_error *err)
+{
+    (void)ctx;
+    (void)min;
+    (void)max;
+    (void)done;
+    *n = 0;
+    return no_instance(err);
+}
+
+void sb_engine_unbuilt_destroy(sb_engine_ctx *ctx)
+{
+    (void)ctx;
+}
+
 const sb_engine_ops *sb_engine_find(const char *name)
 {
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)

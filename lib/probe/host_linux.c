@@ -9,13 +9,21 @@
 
 #include "probe/probe.h"
 
-/* First line of a file, without its newline; "" when unreadable. */
-static void read_line(const char *root, const char *path, char *out, size_t len)
+/* path under root (NULL: the real "/") opened for reading, or NULL; out
+ * (len > 0) is emptied first, for the callers that read into it. */
+static FILE *open_in_root(const char *root, const char *path, char *out, size_t len)
 {
     char full[4096];
     snprintf(full, sizeof full, "%s%s", root ? root : "", path);
-    out[0] = '\0';
-    FILE *f = fopen(full, "re");
+    if (len)
+        out[0] = '\0';
+    return fopen(full, "re");
+}
+
+/* First line of a file, without its newline; "" when unreadable. */
+static void read_line(const char *root, const char *path, char *out, size_t len)
+{
+    FILE *f = open_in_root(root, path, out, len);
     if (!f)
         return;
     if (fgets(out, (int)len, f))
@@ -54,10 +62,7 @@ sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_error *err)
  * device-tree strings are NUL-separated lists, so NULs become ", ". */
 static void read_all(const char *root, const char *path, char *out, size_t len)
 {
-    char full[4096];
-    snprintf(full, sizeof full, "%s%s", root ? root : "", path);
-    out[0] = '\0';
-    FILE *f = fopen(full, "re");
+    FILE *f = open_in_root(root, path, out, len);
     if (!f)
         return;
     char raw[1024];
@@ -85,12 +90,9 @@ static void read_all(const char *root, const char *path, char *out, size_t len)
 static void proc_field(const char *root, const char *path, const char *key, char *out, size_t len,
                        unsigned *count)
 {
-    char full[4096];
-    snprintf(full, sizeof full, "%s%s", root ? root : "", path);
-    out[0] = '\0';
     if (count)
         *count = 0;
-    FILE *f = fopen(full, "re");
+    FILE *f = open_in_root(root, path, out, len);
     if (!f)
         return;
     char line[1024];
@@ -144,14 +146,9 @@ static unsigned count_cpu_list(const char *s)
 /* /etc/os-release's PRETTY_NAME, unquoted. */
 static void os_release(const char *root, char *out, size_t len)
 {
-    char full[4096];
-    snprintf(full, sizeof full, "%s/etc/os-release", root ? root : "");
-    out[0] = '\0';
-    FILE *f = fopen(full, "re");
-    if (!f) {
-        snprintf(full, sizeof full, "%s/usr/lib/os-release", root ? root : "");
-        f = fopen(full, "re");
-    }
+    FILE *f = open_in_root(root, "/etc/os-release", out, len);
+    if (!f)
+        f = open_in_root(root, "/usr/lib/os-release", out, len);
     if (!f)
         return;
     char line[512];

@@ -293,25 +293,14 @@ void sb_probe_mmc_ios_parse(const char *text, sb_mmc_ios *ios)
 
 /* ---- the snapshot ------------------------------------------------------- */
 
-static void kvs_free(sb_kvs *kvs)
-{
-    for (size_t i = 0; i < kvs->n; i++) {
-        free(kvs->v[i].key);
-        free(kvs->v[i].value);
-    }
-    free(kvs->v);
-    kvs->v = NULL;
-    kvs->n = 0;
-}
-
 void sb_probe_snapshot_free(sb_probe_snapshot *snap)
 {
     if (!snap)
         return;
-    kvs_free(&snap->host);
-    kvs_free(&snap->target);
-    kvs_free(&snap->device);
-    kvs_free(&snap->bus);
+    sb_kvs_free(&snap->host);
+    sb_kvs_free(&snap->target);
+    sb_kvs_free(&snap->device);
+    sb_kvs_free(&snap->bus);
 }
 
 sb_status sb_probe_sd_kvs(const char *type, const char *cid_hex, const char *csd_hex, sb_kvs *bus,
