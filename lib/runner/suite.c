@@ -19,15 +19,14 @@ void sb_suite_config_init(sb_suite_config *c)
     c->runtime_us = 5000000;
 }
 
-/* Whether the engine called name exists and works here; why not in err. */
-static bool engine_usable(const char *name, sb_error *err)
+/* SB_OK when the engine called name exists and works here; why not in
+ * err. */
+static sb_status engine_check(const char *name, sb_error *err)
 {
     const sb_engine_ops *e = sb_engine_find(name);
-    if (!e) {
-        sb_error_set(err, SB_E_INVALID, 0, "--engine: '%s' is not an engine", name);
-        return false;
-    }
-    return !e->probe || e->probe(err) == SB_OK;
+    if (!e)
+        return sb_error_set(err, SB_E_INVALID, 0, "--engine: '%s' is not an engine", name);
+    return e->probe ? e->probe(err) : SB_OK;
 }
 
 /* The engine of the queued tests: the one asked for (an error when it does
@@ -38,8 +37,7 @@ static sb_status pick_engine(const sb_suite_config *c, const char **out, sb_erro
 {
     *out = NULL;
     if (c->engine) {
-        if (!engine_usable(c->engine, err))
-            return err->status;
+        SB_TRY(engine_check(c->engine, err));
         *out = c->engine;
         return SB_OK;
     }
@@ -50,7 +48,7 @@ static sb_status pick_engine(const sb_suite_config *c, const char **out, sb_erro
     }
     for (size_t i = 0; i < 2 && !*out; i++) {
         sb_error ignored;
-        if (engine_usable(order[i], &ignored))
+        if (engine_check(order[i], &ignored) == SB_OK)
             *out = order[i];
     }
     return SB_OK;
