@@ -19,6 +19,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,24 @@ static char *dup_or_null(const char *s, bool *oom)
     return d;
 }
 
+/* Makes room for one more element in the array arr of cap elements of size
+ * bytes, n of them used: when it is full, reallocates it to twice its
+ * capacity (first when it has none) and updates *cap. Returns the array to
+ * use from now on, or NULL when memory runs out (arr is then unchanged and
+ * still owned by the caller). */
+static void *grow(void *arr, size_t *cap, size_t n, size_t size, size_t first)
+{
+    if (n < *cap)
+        return arr;
+    size_t c = *cap ? *cap * 2 : first;
+    if (c > SIZE_MAX / size)
+        return NULL;
+    void *bigger = realloc(arr, c * size);
+    if (bigger)
+        *cap = c;
+    return bigger;
+}
+
 /* Deep copy of the template into a new job. */
 static bool job_copy(sb_job *dst, const sb_job *src)
 {
@@ -108,14 +127,10 @@ static bool job_copy(sb_job *dst, const sb_job *src)
 /* Keeps a file name alive for the positions that point at it. */
 static const char *keep_name(parser *p, const char *name)
 {
-    if (p->n_names == p->cap_names) {
-        size_t cap = p->cap_names ? p->cap_names * 2 : 4;
-        char **n = realloc(p->names, cap * sizeof *n);
-        if (!n)
-            return NULL;
-        p->names = n;
-        p->cap_names = cap;
-    }
+    char **names = grow(p->names, &p->cap_names, p->n_names, sizeof *names, 4);
+    if (!names)
+        return NULL;
+    p->names = names;
     char *d = strdup(name);
     if (!d)
         return NULL;
@@ -148,14 +163,10 @@ static void parser_free(parser *p)
 static sb_status add_entry(parser *p, size_t opt, const char *val, const jobspec_pos *pos,
                            sb_error *err)
 {
-    if (p->n_ents == p->cap_ents) {
-        size_t cap = p->cap_ents ? p->cap_ents * 2 : 16;
-        entry *n = realloc(p->ents, cap * sizeof *n);
-        if (!n)
-            return nomem(err);
-        p->ents = n;
-        p->cap_ents = cap;
-    }
+    entry *ents = grow(p->ents, &p->cap_ents, p->n_ents, sizeof *ents, 16);
+    if (!ents)
+        return nomem(err);
+    p->ents = ents;
     char *v = NULL;
     if (val && !(v = strdup(val)))
         return nomem(err);
@@ -218,31 +229,33 @@ static sb_status validate_job(const sb_job *job, const jobspec_pos *set, const j
     size_t dir = SB_DIR_READ;
     uint64_t bs = largest_used_bs(job, &dir);
     const jobspec_pos *bs_pos = &set[sb_jobspec_find("bs")];
-    if (job->size_bytes && bs > job->size_bytes)
-        return sb_jobspec_fail(err, later(bs_pos, &set[sb_jobspec_find("size")], hdr),
-                               "job '%s': the %s block size (%llu bytes) is larger than "
-                               "size=%llu bytes; fio refuses this too (\"size too small\")",
-                               job->name, dir_name[dir], (unsigned long long)bs,
-                               (unsigned long long)job->size_bytes);
-    if (job->filesize_bytes && bs > job->filesize_bytes)
-        return sb_jobspec_fail(err, later(bs_pos, &set[sb_jobspec_find("filesize")], hdr),
-                               "job '%s': the %s block size (%llu bytes) is larger than "
-                               "filesize=%llu bytes",
-                               job->name, dir_name[dir], (unsigned long long)bs,
-                               (unsigned long long)job->filesize_bytes);
+    /* The options a block size must fit in (0: unset), in the order fio
+     * checks them. */
+    const struct {
+        const char *key;
+        uint64_t bytes;
+        const char *note;
+    } limits[] = {
+        { "size", job->size_bytes, "; fio refuses this too (\"size too small\")" },
+        { "filesize", job->filesize_bytes, "" },
+    };
+    for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++) {
+        if (limits[i].bytes && bs > limits[i].bytes)
+            return sb_jobspec_fail(err, later(bs_pos, &set[sb_jobspec_find(limits[i].key)], hdr),
+                                   "job '%s': the %s block size (%llu bytes) is larger than "
+                                   "%s=%llu bytes%s",
+                                   job->name, dir_name[dir], (unsigned long long)bs, limits[i].key,
+                                   (unsigned long long)limits[i].bytes, limits[i].note);
+    }
     return SB_OK;
 }
 
 static sb_status append_job(sb_joblist *list, sb_job *job, sb_error *err)
 {
-    if (list->count == list->cap) {
-        size_t cap = list->cap ? list->cap * 2 : 8;
-        sb_job *n = realloc(list->jobs, cap * sizeof *n);
-        if (!n)
-            return nomem(err);
-        list->jobs = n;
-        list->cap = cap;
-    }
+    sb_job *jobs = grow(list->jobs, &list->cap, list->count, sizeof *jobs, 8);
+    if (!jobs)
+        return nomem(err);
+    list->jobs = jobs;
     list->jobs[list->count++] = *job;
     memset(job, 0, sizeof *job);
     return SB_OK;
