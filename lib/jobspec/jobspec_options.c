@@ -1,11 +1,13 @@
 /*
- * jobspec_options.c: the option table and fio's value rules.
+ * jobspec_options.c: what is done with the option table.
  *
- * Every option storbench takes from a fio job file is one row of
- * job_options[]: its name and aliases, its type, the sb_job field it fills,
- * its default (written as fio would write it, and parsed by the same code as
- * user input), its range and a line of help. Setting, defaults, --help and
- * the dump all walk this table; nothing else names an option.
+ * The table itself, sb_jobspec_options[] in jobspec_table.c, is data: one
+ * row per option with its name and aliases, type, sb_job field, default,
+ * range, unit and help. This file gives it its behaviour: finding an option
+ * by name or alias (and suggesting the nearest one for a typo), setting a
+ * field of an sb_job from one value with the option's type and range,
+ * filling a job with the defaults, the lines of --help, and the canonical
+ * dump of a job. Messages are "FILE:LINE: ..." built here too.
  *
  * The value rules below were checked against fio 3.33 (`fio --debug=parse
  * --parse-only`), not taken from its code:
@@ -34,239 +36,30 @@
 #include "jobspec/jobspec_int.h"
 #include "storbench/units.h"
 
-typedef enum opt_type {
-    OT_STR,
-    OT_SIZE,
-    OT_BS,   /* size per direction */
-    OT_UINT, /* unsigned, [min, max] */
-    OT_U64,
-    OT_BOOL, /* 0 or 1 */
-    OT_TIME, /* microseconds */
-    OT_ENUM,
-} opt_type;
-
-enum {
-    OF_INVERT = 1 << 0,   /* bool: store !v; uint: store max - v */
-    OF_BARE_OK = 1 << 1,  /* fio accepts the bare word */
-    OF_PERCENT = 1 << 2,  /* size: N% allowed, into pct_off */
-    OF_NONZERO = 1 << 3,  /* size: 0 is refused */
-    OF_KB_BASE = 1 << 4,  /* the option that sets kb_base */
-    OF_NAME_ARG = 1 << 5, /* on the command line it starts a job */
-};
-
-typedef struct enum_val {
-    const char *name;
-    unsigned value;
-} enum_val;
-
-typedef struct job_option {
-    const char *name;
-    const char *aliases[2];
-    opt_type type;
-    size_t off;
-    size_t pct_off;
-    unsigned flags;
-    const char *def; /* NULL: unset */
-    uint64_t min, max;
-    const enum_val *values;
-    const char *unit; /* of the stored value, for --help and the dump */
-    const char *help;
-} job_option;
-
-static const enum_val rw_values[] = {
-    { "read", SB_JOB_READ },
-    { "write", SB_JOB_WRITE },
-    { "randread", SB_JOB_RANDREAD },
-    { "randwrite", SB_JOB_RANDWRITE },
-    { "rw", SB_JOB_RW },
-    { "readwrite", SB_JOB_RW },
-    { "randrw", SB_JOB_RANDRW },
-    { NULL, 0 },
-};
-
-static const enum_val engine_values[] = {
-    { "sync", SB_JOB_ENGINE_SYNC },
-    { "psync", SB_JOB_ENGINE_PSYNC },
-    { "libaio", SB_JOB_ENGINE_LIBAIO },
-    { "io_uring", SB_JOB_ENGINE_IO_URING },
-    { NULL, 0 },
-};
-
-static const enum_val kb_base_values[] = {
-    { "1024", 1024 },
-    { "1000", 1000 },
-    { NULL, 0 },
-};
-
-#define F(field) offsetof(sb_job, field)
-#define NOALIAS                                                                                    \
-    {                                                                                              \
-        NULL, NULL                                                                                 \
-    }
-#define U32MAX UINT32_MAX
-
-/* The order is the order of --help and of the dump. */
-static const job_option job_options[] = {
-    { "name", NOALIAS, OT_STR, F(name), 0, OF_NAME_ARG, NULL, 0, 0, NULL, NULL,
-      "name of the job (the section name in a job file)" },
-    { "description", NOALIAS, OT_STR, F(description), 0, 0, NULL, 0, 0, NULL, NULL,
-      "free text describing the job" },
-    { "filename", NOALIAS, OT_STR, F(filename), 0, 0, NULL, 0, 0, NULL, NULL,
-      "file or device to do I/O on (default: one named after the job)" },
-    { "directory", NOALIAS, OT_STR, F(directory), 0, 0, NULL, 0, 0, NULL, NULL,
-      "directory for the job's files" },
-    { "kb_base", NOALIAS, OT_ENUM, F(kb_base), 0, OF_KB_BASE, "1024", 0, 0, kb_base_values, NULL,
-      "1024: k/KB = 1024 and KiB = 1000 (fio's default); 1000: the reverse" },
-    { "size", NOALIAS, OT_SIZE, F(size_bytes), F(size_percent), OF_PERCENT | OF_NONZERO, NULL, 1,
-      UINT64_MAX, NULL, "bytes", "total bytes of I/O per job, or N% of the file or device" },
-    { "filesize", NOALIAS, OT_SIZE, F(filesize_bytes), 0, OF_NONZERO, NULL, 1, UINT64_MAX, NULL,
-      "bytes", "size of each file (default: size / nrfiles)" },
-    { "offset",
-      { "fileoffset", NULL },
-      OT_SIZE,
-      F(offset_bytes),
-      0,
-      0,
-      "0",
-      0,
-      UINT64_MAX,
-      NULL,
-      "bytes",
-      "start I/O at this byte offset of the file" },
-    { "bs",
-      { "blocksize", NULL },
-      OT_BS,
-      F(bs_bytes),
-      0,
-      OF_NONZERO,
-      "4k",
-      1,
-      UINT32_MAX,
-      NULL,
-      "bytes",
-      "block size, or read,write[,trim] block sizes" },
-    { "rw",
-      { "readwrite", NULL },
-      OT_ENUM,
-      F(rw),
-      0,
-      0,
-      "read",
-      0,
-      0,
-      rw_values,
-      NULL,
-      "I/O pattern" },
-    { "rwmixread", NOALIAS, OT_UINT, F(rwmixread_pct), 0, 0, "50", 0, 100, NULL, "%",
-      "percentage of reads in rw/randrw" },
-    { "rwmixwrite", NOALIAS, OT_UINT, F(rwmixread_pct), 0, OF_INVERT, "50", 0, 100, NULL, "%",
-      "percentage of writes in rw/randrw (sets rwmixread to 100 minus it)" },
-    { "ioengine", NOALIAS, OT_ENUM, F(ioengine), 0, 0, "psync", 0, 0, engine_values, NULL,
-      "how I/O is issued (availability is checked when the job runs)" },
-    { "iodepth", NOALIAS, OT_UINT, F(iodepth), 0, 0, "1", 1, 65536, NULL, NULL,
-      "I/Os kept in flight (asynchronous engines)" },
-    { "numjobs", NOALIAS, OT_UINT, F(numjobs), 0, 0, "1", 1, 4096, NULL, NULL,
-      "run this many copies of the job" },
-    { "nrfiles",
-      { "nr_files", NULL },
-      OT_UINT,
-      F(nrfiles),
-      0,
-      0,
-      "1",
-      1,
-      65536,
-      NULL,
-      NULL,
-      "spread the job over this many files" },
-    { "loops", NOALIAS, OT_UINT, F(loops), 0, 0, "1", 1, U32MAX, NULL, NULL,
-      "repeat the job this many times" },
-    { "direct", NOALIAS, OT_BOOL, F(direct), 0, 0, "0", 0, 1, NULL, NULL,
-      "1: O_DIRECT, bypass the page cache" },
-    { "buffered", NOALIAS, OT_BOOL, F(direct), 0, OF_INVERT, "1", 0, 1, NULL, NULL,
-      "1: through the page cache (the opposite of direct)" },
-    { "invalidate", NOALIAS, OT_BOOL, F(invalidate), 0, 0, "1", 0, 1, NULL, NULL,
-      "1: drop the file's cached pages before the job" },
-    { "runtime",
-      { "timeout", NULL },
-      OT_TIME,
-      F(runtime_us),
-      0,
-      0,
-      "0",
-      0,
-      UINT64_MAX,
-      NULL,
-      "us",
-      "stop after this long (no suffix: seconds; 0: no limit)" },
-    { "time_based", NOALIAS, OT_BOOL, F(time_based), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
-      "run for the whole runtime, looping over the file" },
-    { "ramp_time", NOALIAS, OT_TIME, F(ramp_time_us), 0, 0, "0", 0, UINT64_MAX, NULL, "us",
-      "run this long before measuring (no suffix: seconds)" },
-    { "group_reporting", NOALIAS, OT_BOOL, F(group_reporting), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
-      "report a group's jobs together" },
-    { "stonewall",
-      { "wait_for_previous", NULL },
-      OT_BOOL,
-      F(stonewall),
-      0,
-      OF_BARE_OK,
-      "0",
-      0,
-      1,
-      NULL,
-      NULL,
-      "wait for the earlier jobs to finish; starts a new group" },
-    { "new_group", NOALIAS, OT_BOOL, F(new_group), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
-      "start a new reporting group" },
-    { "randrepeat", NOALIAS, OT_BOOL, F(randrepeat), 0, 0, "1", 0, 1, NULL, NULL,
-      "1: the same random offsets on every run" },
-    { "randseed", NOALIAS, OT_U64, F(randseed), 0, 0, "0x89", 0, UINT64_MAX, NULL, NULL,
-      "seed of the random offsets" },
-    { "gtod_reduce", NOALIAS, OT_BOOL, F(gtod_reduce), 0, 0, "0", 0, 1, NULL, NULL,
-      "accepted for fio compatibility; no effect" },
-    { "fsync", NOALIAS, OT_UINT, F(fsync_every), 0, 0, "0", 0, U32MAX, NULL, "writes",
-      "fsync after every N writes (0: never)" },
-    { "fdatasync", NOALIAS, OT_UINT, F(fdatasync_every), 0, 0, "0", 0, U32MAX, NULL, "writes",
-      "fdatasync after every N writes (0: never)" },
-    { "end_fsync", NOALIAS, OT_BOOL, F(end_fsync), 0, 0, "0", 0, 1, NULL, NULL,
-      "fsync the file when the job's writes are done" },
-    { "thread", NOALIAS, OT_BOOL, F(thread), 0, OF_BARE_OK, "0", 0, 1, NULL, NULL,
-      "accepted for fio compatibility; storbench always runs jobs as threads" },
-};
-
-#define N_OPTIONS (sizeof job_options / sizeof job_options[0])
-
-_Static_assert(N_OPTIONS <= SB_JOBSPEC_MAX_OPTIONS, "raise SB_JOBSPEC_MAX_OPTIONS");
 /* Enum fields are set through unsigned pointers. */
 _Static_assert(sizeof(sb_job_rw) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(sb_job_engine) == sizeof(unsigned), "enum size");
 
-size_t sb_jobspec_option_count(void)
-{
-    return N_OPTIONS;
-}
-
 const char *sb_jobspec_option_name(size_t i)
 {
-    return job_options[i].name;
+    return sb_jobspec_options[i].name;
 }
 
 bool sb_jobspec_option_is_kb_base(size_t i)
 {
-    return (job_options[i].flags & OF_KB_BASE) != 0;
+    return (sb_jobspec_options[i].flags & OF_KB_BASE) != 0;
 }
 
 bool sb_jobspec_option_numeric(size_t i)
 {
-    opt_type t = job_options[i].type;
+    jobspec_opt_type t = sb_jobspec_options[i].type;
     return t == OT_SIZE || t == OT_BS || t == OT_UINT || t == OT_U64 || t == OT_TIME;
 }
 
 int sb_jobspec_find(const char *name)
 {
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const job_option *o = &job_options[i];
+    for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
+        const jobspec_option *o = &sb_jobspec_options[i];
         if (strcmp(o->name, name) == 0)
             return (int)i;
         for (size_t a = 0; a < 2 && o->aliases[a]; a++)
@@ -536,7 +329,7 @@ static void *field(sb_job *job, size_t off)
     return (char *)job + off;
 }
 
-static sb_status parse_uint_value(const job_option *o, const char *key, const char *v,
+static sb_status parse_uint_value(const jobspec_option *o, const char *key, const char *v,
                                   const jobspec_pos *pos, uint64_t *out, sb_error *err)
 {
     const char *p = v;
@@ -561,7 +354,7 @@ static sb_status parse_uint_value(const job_option *o, const char *key, const ch
     return SB_OK;
 }
 
-static sb_status set_bs(jobspec_ctx *c, const job_option *o, const char *key, sb_job *job,
+static sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key, sb_job *job,
                         const char *v, const jobspec_pos *pos, sb_error *err)
 {
     uint64_t bs[SB_DIR_COUNT];
@@ -626,7 +419,7 @@ static sb_status set_bs(jobspec_ctx *c, const job_option *o, const char *key, sb
     return SB_OK;
 }
 
-static sb_status set_size(jobspec_ctx *c, const job_option *o, const char *key, sb_job *job,
+static sb_status set_size(jobspec_ctx *c, const jobspec_option *o, const char *key, sb_job *job,
                           const char *v, const jobspec_pos *pos, sb_error *err)
 {
     size_t n = strlen(v);
@@ -656,10 +449,10 @@ static sb_status set_size(jobspec_ctx *c, const job_option *o, const char *key, 
     return SB_OK;
 }
 
-static sb_status set_enum(const job_option *o, const char *key, sb_job *job, const char *v,
+static sb_status set_enum(const jobspec_option *o, const char *key, sb_job *job, const char *v,
                           const jobspec_pos *pos, sb_error *err)
 {
-    for (const enum_val *e = o->values; e->name; e++) {
+    for (const jobspec_enum_val *e = o->values; e->name; e++) {
         if (strcmp(e->name, v) == 0) {
             *(unsigned *)field(job, o->off) = e->value;
             return SB_OK;
@@ -667,7 +460,7 @@ static sb_status set_enum(const job_option *o, const char *key, sb_job *job, con
     }
     char list[200] = "";
     size_t used = 0;
-    for (const enum_val *e = o->values; e->name; e++) {
+    for (const jobspec_enum_val *e = o->values; e->name; e++) {
         int w = snprintf(list + used, sizeof list - used, "%s%s", used ? ", " : "", e->name);
         if (w < 0 || (size_t)w >= sizeof list - used)
             break;
@@ -680,7 +473,7 @@ static sb_status set_enum(const job_option *o, const char *key, sb_job *job, con
 sb_status sb_jobspec_set(jobspec_ctx *c, sb_job *job, size_t i, const char *val,
                          const jobspec_pos *pos, sb_error *err)
 {
-    const job_option *o = &job_options[i];
+    const jobspec_option *o = &sb_jobspec_options[i];
     const char *key = o->name;
     if (!val) {
         if (o->type != OT_BOOL)
@@ -741,14 +534,14 @@ void sb_jobspec_defaults(sb_job *job)
     job->kb_base = 1024;
     jobspec_ctx c = { 0 };
     jobspec_pos pos = { "<defaults>", 0 };
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        if (!job_options[i].def || job_options[i].type == OT_STR)
+    for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
+        if (!sb_jobspec_options[i].def || sb_jobspec_options[i].type == OT_STR)
             continue;
         sb_error e;
         /* The defaults are constants of this table; test_jobspec checks
          * every one of them, so a failure here cannot happen at run time
          * and would leave the field zero. */
-        if (sb_jobspec_set(&c, job, i, job_options[i].def, &pos, &e) != SB_OK)
+        if (sb_jobspec_set(&c, job, i, sb_jobspec_options[i].def, &pos, &e) != SB_OK)
             continue;
     }
 }
@@ -788,8 +581,8 @@ const char *sb_jobspec_suggest(const char *name)
 {
     const char *best = NULL;
     size_t best_d = SIZE_MAX;
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const job_option *o = &job_options[i];
+    for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
+        const jobspec_option *o = &sb_jobspec_options[i];
         const char *names[3] = { o->name, o->aliases[0], o->aliases[1] };
         for (size_t k = 0; k < 3 && names[k]; k++) {
             size_t d = edit_distance(name, names[k]);
@@ -808,7 +601,7 @@ const char *sb_jobspec_suggest(const char *name)
 
 /* ---- help and dump ------------------------------------------------------ */
 
-static const char *type_word(const job_option *o)
+static const char *type_word(const jobspec_option *o)
 {
     switch (o->type) {
     case OT_STR: return "TEXT";
@@ -826,8 +619,8 @@ static const char *type_word(const job_option *o)
 void sb_jobspec_help(sb_sink *out)
 {
     sb_sink_puts(out, "Job options (job files: key=value; command line: --key=value):\n");
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const job_option *o = &job_options[i];
+    for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
+        const jobspec_option *o = &sb_jobspec_options[i];
         char head[64];
         snprintf(head, sizeof head, "%s=%s", o->name, type_word(o));
         sb_sink_printf(out, "  %-28s %s\n", head, o->help);
@@ -841,12 +634,12 @@ void sb_jobspec_help(sb_sink *out)
     } while (0)
         if (o->def)
             ADD("default %s", o->def);
-        if (o->type == OT_UINT && o->max != U32MAX)
+        if (o->type == OT_UINT && o->max != UINT32_MAX)
             ADD("%srange %llu..%llu", used ? "; " : "", (unsigned long long)o->min,
                 (unsigned long long)o->max);
         if (o->values) {
             ADD("%svalues", used ? "; " : "");
-            for (const enum_val *e = o->values; e->name; e++)
+            for (const jobspec_enum_val *e = o->values; e->name; e++)
                 ADD("%s%s", e == o->values ? " " : "|", e->name);
         }
         if (o->aliases[0])
@@ -859,15 +652,15 @@ void sb_jobspec_help(sb_sink *out)
                       "m, h, d; no unit means seconds.\n");
 }
 
-static const char *enum_name(const job_option *o, unsigned v)
+static const char *enum_name(const jobspec_option *o, unsigned v)
 {
-    for (const enum_val *e = o->values; e->name; e++)
+    for (const jobspec_enum_val *e = o->values; e->name; e++)
         if (e->value == v)
             return e->name;
     return "?";
 }
 
-static void format_value(const job_option *o, const sb_job *job, char *buf, size_t len)
+static void format_value(const jobspec_option *o, const sb_job *job, char *buf, size_t len)
 {
     const char *f = (const char *)job + o->off;
     switch (o->type) {
@@ -921,7 +714,7 @@ bool sb_jobspec_format_option(const sb_job *job, const char *name, char *buf, si
     int i = sb_jobspec_find(name);
     if (i < 0)
         return false;
-    format_value(&job_options[i], job, buf, len);
+    format_value(&sb_jobspec_options[i], job, buf, len);
     return true;
 }
 
@@ -931,8 +724,8 @@ size_t sb_jobspec_changed_options(const sb_job *job, sb_kvs_fn fn, void *ctx)
     sb_jobspec_defaults(&def);
     def.kb_base = job->kb_base;
     size_t n = 0;
-    for (size_t i = 0; i < N_OPTIONS; i++) {
-        const job_option *o = &job_options[i];
+    for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
+        const jobspec_option *o = &sb_jobspec_options[i];
         char val[256], dval[256];
         format_value(o, job, val, sizeof val);
         format_value(o, &def, dval, sizeof dval);
@@ -951,8 +744,8 @@ void sb_jobspec_dump(const sb_joblist *list, sb_sink *out)
         const sb_job *job = &list->jobs[j];
         sb_sink_printf(out, "[%s] %s:%u group_id=%u barrier=%u\n", job->name, job->file, job->line,
                        job->group_id, job->barrier);
-        for (size_t i = 0; i < N_OPTIONS; i++) {
-            const job_option *o = &job_options[i];
+        for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
+            const jobspec_option *o = &sb_jobspec_options[i];
             char val[256];
             format_value(o, job, val, sizeof val);
             sb_sink_printf(out, "  %s=%s%s%s\n", o->name, val, o->unit ? " " : "",
