@@ -9,23 +9,12 @@
  * filling a job with the defaults, the lines of --help, and the canonical
  * dump of a job. Messages are "FILE:LINE: ..." built here too.
  *
- * The value rules below were checked against fio 3.33 (`fio --debug=parse
- * --parse-only`), not taken from its code:
- *  - sizes: a number (decimal or 0x hex) and a suffix of k, m, g, t or p,
- *    optionally followed by "i" and/or "b", case-insensitive. Under
- *    kb_base=1024 (the default) k, K, kB, KB and Ki mean 1024 but KiB means
- *    1000; under kb_base=1000 it is the other way round. Where this differs
- *    from storbench's own units (units.h) a warning says so. fio silently
- *    drops a fraction ("1.5m" is 1 byte) or an unknown suffix ("4x" is 4
- *    bytes); storbench refuses both as a bad unit.
- *  - bs: "r,w,t"; a value not followed by a comma also applies to the
- *    directions after it; an empty item keeps the default. fio reads "4k-16k"
- *    as "4k,16k" (read 4k, write 16k), not as a range: followed, and warned.
- *  - times: us/usec, ms/msec, s, m, h, d (case-insensitive), none =
- *    seconds; stored in microseconds. fio reads any other suffix as "no
- *    unit, microseconds", so runtime=1sec is one microsecond: followed for
- *    the word-like suffixes people write (sec, min, hour, ...), with a
- *    warning; any other suffix is a bad unit.
+ * Sizes and times are read by jobspec_values.c; whole numbers and bs are
+ * read here, because their reading depends on the row: a number is checked
+ * against the option's range, and bs is "r,w,t" (a value not followed by a
+ * comma also applies to the directions after it; an empty item keeps the
+ * value before). fio reads "4k-16k" as "4k,16k" (read 4k, write 16k), not
+ * as a range: followed, and warned.
  */
 #include <ctype.h>
 #include <stdarg.h>
@@ -34,7 +23,6 @@
 #include <string.h>
 
 #include "jobspec/jobspec_int.h"
-#include "storbench/units.h"
 
 /* Enum fields are set through unsigned pointers. */
 _Static_assert(sizeof(sb_job_rw) == sizeof(unsigned), "enum size");
@@ -98,9 +86,12 @@ sb_status sb_jobspec_fail(sb_error *err, const jobspec_pos *pos, const char *fmt
     return sb_error_set(err, SB_E_INVALID, 0, "%s:%u: %s", pos->file, pos->line, msg);
 }
 
-/* Quotes at most 40 bytes of a value for a message, so a 1 MB value makes a
- * short line. */
-static const char *clip(const char *s, char *buf, size_t len)
+sb_status sb_jobspec_nomem(sb_error *err)
+{
+    return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while reading job options");
+}
+
+const char *sb_jobspec_clip(const char *s, char *buf, size_t len)
 {
     size_t n = strlen(s);
     if (n < len) {
@@ -110,216 +101,6 @@ static const char *clip(const char *s, char *buf, size_t len)
         memcpy(buf + len - 4, "...", 4);
     }
     return buf;
-}
-
-/* ---- number scanning ---------------------------------------------------- */
-
-/* Reads a decimal or 0x-hex unsigned number at *p, advancing *p. Returns
- * false on no digits or overflow (*overflow tells which). */
-static bool scan_uint(const char **p, uint64_t *out, bool *overflow)
-{
-    const char *s = *p;
-    uint64_t v = 0;
-    unsigned base = 10;
-    *overflow = false;
-    if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X') && isxdigit((unsigned char)s[2])) {
-        base = 16;
-        s += 2;
-    }
-    const char *start = s;
-    for (;; s++) {
-        unsigned d;
-        if (*s >= '0' && *s <= '9')
-            d = (unsigned)(*s - '0');
-        else if (base == 16 && isxdigit((unsigned char)*s))
-            d = (unsigned)(tolower((unsigned char)*s) - 'a' + 10);
-        else
-            break;
-        if (v > (UINT64_MAX - d) / base) {
-            *overflow = true;
-            return false;
-        }
-        v = v * base + d;
-    }
-    if (s == start)
-        return false;
-    *out = v;
-    *p = s;
-    return true;
-}
-
-/* The multiplier of a fio size suffix under kb_base, 0 when it is not one.
- * *inverted is set when the suffix is of the "iB" kind, whose base is the
- * other one. */
-static uint64_t size_suffix_mult(const char *suf, unsigned kb_base, bool *inverted)
-{
-    static const char prefixes[] = "kmgtp";
-    *inverted = false;
-    if (*suf == '\0')
-        return 1;
-    if ((suf[0] == 'b' || suf[0] == 'B') && suf[1] == '\0')
-        return 1;
-    const char *pp = strchr(prefixes, tolower((unsigned char)suf[0]));
-    if (!pp || suf[0] == '\0')
-        return 0;
-    const char *r = suf + 1;
-    bool has_i = false;
-    if (*r == 'i' || *r == 'I') {
-        has_i = true;
-        r++;
-    }
-    bool has_b = false;
-    if (*r == 'b' || *r == 'B') {
-        has_b = true;
-        r++;
-    }
-    if (*r != '\0')
-        return 0;
-    unsigned base = kb_base;
-    if (has_i && has_b) {
-        *inverted = true;
-        base = kb_base == 1024 ? 1000 : 1024;
-    }
-    uint64_t m = 1;
-    for (long k = 0; k <= pp - prefixes; k++)
-        m *= base;
-    return m;
-}
-
-/* Parses one fio size. On failure returns false with a reason in why. */
-static bool parse_fio_size(const char *v, unsigned kb_base, uint64_t *out, char *why, size_t wlen)
-{
-    const char *p = v;
-    bool overflow;
-    char q[48];
-    if (*p == '-') {
-        snprintf(why, wlen, "'%s' is negative", clip(v, q, sizeof q));
-        return false;
-    }
-    uint64_t n;
-    if (!scan_uint(&p, &n, &overflow)) {
-        snprintf(why, wlen, overflow ? "'%s' is too big" : "'%s' is not a size",
-                 clip(v, q, sizeof q));
-        return false;
-    }
-    if (*p == '.') {
-        snprintf(why, wlen,
-                 "'%s': fio takes no fractions here (it would read it as %llu bytes); "
-                 "write it in a smaller unit",
-                 clip(v, q, sizeof q), (unsigned long long)n);
-        return false;
-    }
-    bool inverted;
-    uint64_t m = size_suffix_mult(p, kb_base, &inverted);
-    if (m == 0) {
-        char q2[48];
-        snprintf(why, wlen,
-                 "bad unit '%s' in '%s' (use k, m, g, t, p with an optional i/b: 4k, 1m, 1GiB)",
-                 clip(p, q, sizeof q), clip(v, q2, sizeof q2));
-        return false;
-    }
-    if (n != 0 && m > UINT64_MAX / n) {
-        snprintf(why, wlen, "'%s' is too big", clip(v, q, sizeof q));
-        return false;
-    }
-    *out = n * m;
-    return true;
-}
-
-/* Warns when a size uses a suffix whose fio meaning surprises: one spelled
- * with a byte unit ("KB", "KiB"), whose base fio's kb_base decides in a way
- * that contradicts the standards, or any suffix under kb_base=1000. */
-static void warn_size_meaning(jobspec_ctx *c, const jobspec_pos *pos, const char *key,
-                              const char *item, uint64_t fio_value, unsigned kb_base)
-{
-    /* The suffix starts after the decimal digits; a hex number (0x...) has
-     * no suffix, and neither has a count of bytes ("512", "1b"). */
-    const char *suf = item + strspn(item, "0123456789");
-    if (suf == item || suf[0] == '\0' || suf[0] == 'x' || suf[0] == 'X' || suf[0] == 'b' ||
-        suf[0] == 'B')
-        return;
-    bool byte_unit = strpbrk(suf, "bB") != NULL;
-    if (!byte_unit && kb_base == 1024)
-        return;
-    sb_jobspec_warn(c, pos,
-                    "%s=%s means %llu bytes: under kb_base=%u%s fio reads %s, and storbench "
-                    "follows fio in job files; write %s",
-                    key, item, (unsigned long long)fio_value, kb_base,
-                    kb_base == 1024 ? " (fio's default)" : "",
-                    kb_base == 1024 ? "k, K, KB and kB as 1024 but KiB as 1000"
-                                    : "k, K, KB and kB as 1000 but KiB as 1024",
-                    kb_base == 1024 ? "a plain k, m, g suffix (4k = 4096) to avoid the surprise"
-                                    : "the number of bytes to avoid the surprise");
-}
-
-/* Time suffixes fio knows, and their value in microseconds. */
-typedef struct time_unit {
-    const char *name;
-    uint64_t us;
-} time_unit;
-
-static const time_unit time_units[] = {
-    { "", 1000000 },   { "us", 1 },         { "usec", 1 },
-    { "ms", 1000 },    { "msec", 1000 },    { "s", 1000000 },
-    { "m", 60000000 }, { "h", 3600000000 }, { "d", 86400000000 },
-};
-
-/* Word-like suffixes fio does not know and so reads as microseconds. */
-static const char *const time_traps[] = {
-    "sec", "secs", "second", "seconds", "min", "mins", "minute", "minutes",
-    "hr",  "hrs",  "hour",   "hours",   "day", "days", "ns",     "nsec",
-};
-
-static bool ieq(const char *a, const char *b)
-{
-    for (; *a && *b; a++, b++)
-        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
-            return false;
-    return *a == *b;
-}
-
-static sb_status parse_time(jobspec_ctx *c, const char *key, const char *v, const jobspec_pos *pos,
-                            uint64_t *out, sb_error *err)
-{
-    const char *p = v;
-    bool overflow;
-    uint64_t n;
-    char q[48];
-    if (*p == '-')
-        return sb_jobspec_fail(err, pos, "%s=%s: a time cannot be negative", key,
-                               clip(v, q, sizeof q));
-    if (!scan_uint(&p, &n, &overflow))
-        return sb_jobspec_fail(err, pos, "%s=%s: %s", key, clip(v, q, sizeof q),
-                               overflow ? "too big" : "not a time (use 30, 500ms, 2m, 1h)");
-    if (*p == '.')
-        return sb_jobspec_fail(err, pos,
-                               "%s=%s: fio takes no fractions here (it would read %llu); "
-                               "use a smaller unit, e.g. 1500ms",
-                               key, clip(v, q, sizeof q), (unsigned long long)n);
-    for (size_t i = 0; i < sizeof time_units / sizeof time_units[0]; i++) {
-        if (ieq(p, time_units[i].name)) {
-            if (n > UINT64_MAX / time_units[i].us)
-                return sb_jobspec_fail(err, pos, "%s=%s: too big", key, clip(v, q, sizeof q));
-            *out = n * time_units[i].us;
-            return SB_OK;
-        }
-    }
-    for (size_t i = 0; i < sizeof time_traps / sizeof time_traps[0]; i++) {
-        if (ieq(p, time_traps[i])) {
-            sb_jobspec_warn(c, pos,
-                            "%s=%s is %llu microsecond%s: fio does not know the unit '%s' and "
-                            "reads the number as microseconds (storbench does the same); "
-                            "write s, m, h or d, e.g. %s=%llu%c",
-                            key, v, (unsigned long long)n, n == 1 ? "" : "s", p, key,
-                            (unsigned long long)n,
-                            tolower((unsigned char)p[0]) == 'n' ? 's' : p[0]);
-            *out = n;
-            return SB_OK;
-        }
-    }
-    char q2[48];
-    return sb_jobspec_fail(err, pos, "%s=%s: bad unit '%s' (use us, ms, s, m, h or d)", key,
-                           clip(v, q, sizeof q), clip(p, q2, sizeof q2));
 }
 
 /* ---- setting an option -------------------------------------------------- */
@@ -337,18 +118,20 @@ static sb_status parse_uint_value(const jobspec_option *o, const char *key, cons
     char q[48];
     uint64_t n;
     if (*v == '-' && o->min == 0 && o->max == 1)
-        return sb_jobspec_fail(err, pos, "%s=%s: use 0 or 1", key, clip(v, q, sizeof q));
+        return sb_jobspec_fail(err, pos, "%s=%s: use 0 or 1", key, sb_jobspec_clip(v, q, sizeof q));
     if (*v == '-')
-        return sb_jobspec_fail(err, pos, "%s=%s: cannot be negative", key, clip(v, q, sizeof q));
-    if (!scan_uint(&p, &n, &overflow) || *p != '\0') {
+        return sb_jobspec_fail(err, pos, "%s=%s: cannot be negative", key,
+                               sb_jobspec_clip(v, q, sizeof q));
+    if (!sb_jobspec_scan_uint(&p, &n, &overflow) || *p != '\0') {
         if (o->type == OT_BOOL)
-            return sb_jobspec_fail(err, pos, "%s=%s: use 0 or 1", key, clip(v, q, sizeof q));
-        return sb_jobspec_fail(err, pos, "%s=%s: %s", key, clip(v, q, sizeof q),
+            return sb_jobspec_fail(err, pos, "%s=%s: use 0 or 1", key,
+                                   sb_jobspec_clip(v, q, sizeof q));
+        return sb_jobspec_fail(err, pos, "%s=%s: %s", key, sb_jobspec_clip(v, q, sizeof q),
                                overflow ? "too big" : "not a whole number");
     }
     if (n < o->min || n > o->max)
         return sb_jobspec_fail(err, pos, "%s=%s: out of range %llu..%llu", key,
-                               clip(v, q, sizeof q), (unsigned long long)o->min,
+                               sb_jobspec_clip(v, q, sizeof q), (unsigned long long)o->min,
                                (unsigned long long)o->max);
     *out = n;
     return SB_OK;
@@ -362,7 +145,7 @@ static sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key
     char q[48];
     if (v[0] == '-')
         return sb_jobspec_fail(err, pos, "%s=%s: a block size cannot be negative", key,
-                               clip(v, q, sizeof q));
+                               sb_jobspec_clip(v, q, sizeof q));
     char sep = strchr(v, ',') ? ',' : '-';
     if (sep == '-' && strchr(v, '-')) {
         char commas[64];
@@ -373,7 +156,7 @@ static sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key
                         "%s=%s is not a range: fio reads it as %s=%s (read, write, trim block "
                         "sizes), and so does storbench; fio's option for a range of sizes is "
                         "bsrange",
-                        key, clip(v, q, sizeof q), key, commas);
+                        key, sb_jobspec_clip(v, q, sizeof q), key, commas);
     }
     const char *p = v;
     size_t dir = 0;
@@ -382,7 +165,7 @@ static sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (dir >= SB_DIR_COUNT)
             return sb_jobspec_fail(err, pos, "%s=%s: at most %d values (read,write,trim)", key,
-                                   clip(v, q, sizeof q), SB_DIR_COUNT);
+                                   sb_jobspec_clip(v, q, sizeof q), SB_DIR_COUNT);
         if (len > 0) {
             char item[64];
             if (len >= sizeof item)
@@ -399,12 +182,12 @@ static sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key
             }
             char why[200];
             uint64_t n;
-            if (!parse_fio_size(item, job->kb_base, &n, why, sizeof why))
+            if (!sb_jobspec_parse_size(item, job->kb_base, &n, why, sizeof why))
                 return sb_jobspec_fail(err, pos, "%s: %s", key, why);
             if (n < o->min || n > o->max)
                 return sb_jobspec_fail(err, pos, "%s=%s: a block size must be 1 .. 4 GiB - 1", key,
-                                       clip(v, q, sizeof q));
-            warn_size_meaning(c, pos, key, item, n, job->kb_base);
+                                       sb_jobspec_clip(v, q, sizeof q));
+            sb_jobspec_warn_size(c, pos, key, item, n, job->kb_base);
             /* A value that is not followed by a separator applies to the
              * remaining directions too. */
             for (size_t d = dir; d < (end ? dir + 1 : SB_DIR_COUNT); d++)
@@ -428,21 +211,21 @@ static sb_status set_size(jobspec_ctx *c, const jobspec_option *o, const char *k
         const char *p = v;
         uint64_t pct;
         bool overflow;
-        if (!scan_uint(&p, &pct, &overflow) || *p != '%' || pct < 1 || pct > 100)
+        if (!sb_jobspec_scan_uint(&p, &pct, &overflow) || *p != '%' || pct < 1 || pct > 100)
             return sb_jobspec_fail(err, pos, "%s=%s: a percentage must be 1%% .. 100%%", key,
-                                   clip(v, q, sizeof q));
+                                   sb_jobspec_clip(v, q, sizeof q));
         *(unsigned *)field(job, o->pct_off) = (unsigned)pct;
         *(uint64_t *)field(job, o->off) = 0;
         return SB_OK;
     }
     char why[200];
     uint64_t bytes;
-    if (!parse_fio_size(v, job->kb_base, &bytes, why, sizeof why))
+    if (!sb_jobspec_parse_size(v, job->kb_base, &bytes, why, sizeof why))
         return sb_jobspec_fail(err, pos, "%s: %s", key, why);
     if (bytes == 0 && (o->flags & OF_NONZERO))
         return sb_jobspec_fail(err, pos, "%s=%s: must be greater than zero", key,
-                               clip(v, q, sizeof q));
-    warn_size_meaning(c, pos, key, v, bytes, job->kb_base);
+                               sb_jobspec_clip(v, q, sizeof q));
+    sb_jobspec_warn_size(c, pos, key, v, bytes, job->kb_base);
     *(uint64_t *)field(job, o->off) = bytes;
     if (o->flags & OF_PERCENT)
         *(unsigned *)field(job, o->pct_off) = 0;
@@ -467,7 +250,8 @@ static sb_status set_enum(const jobspec_option *o, const char *key, sb_job *job,
         used += (size_t)w;
     }
     char q[48];
-    return sb_jobspec_fail(err, pos, "%s=%s: not one of %s", key, clip(v, q, sizeof q), list);
+    return sb_jobspec_fail(err, pos, "%s=%s: not one of %s", key, sb_jobspec_clip(v, q, sizeof q),
+                           list);
 }
 
 sb_status sb_jobspec_set(jobspec_ctx *c, sb_job *job, size_t i, const char *val,
@@ -506,7 +290,7 @@ sb_status sb_jobspec_set(jobspec_ctx *c, sb_job *job, size_t i, const char *val,
     case OT_BS: return set_bs(c, o, key, job, val, pos, err);
     case OT_TIME: {
         uint64_t us = 0;
-        SB_TRY(parse_time(c, key, val, pos, &us, err));
+        SB_TRY(sb_jobspec_parse_time(c, key, val, pos, &us, err));
         *(uint64_t *)field(job, o->off) = us;
         return SB_OK;
     }

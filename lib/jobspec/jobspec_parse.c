@@ -10,6 +10,12 @@
  * go into the template every later job starts from, so several [global]
  * sections accumulate and a [global] only affects the jobs after it.
  *
+ * This file is the grammar: files, lines, sections, includes, the command
+ * line, and the checks of a whole job. An option's value text goes through
+ * jobspec_values.c (${VAR}, $ncpus and fio's arithmetic) when it is read
+ * and through jobspec_options.c (the option's type and range) when its
+ * section is applied.
+ *
  * Work is linear in the input: every line is copied once, variables are
  * expanded in one pass, and messages quote a clipped part of a long value.
  *
@@ -23,7 +29,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "jobspec/jobspec_int.h"
 
@@ -55,13 +60,7 @@ typedef struct parser {
     /* Real paths of the files being read, outermost first, for cycles. */
     char *stack[MAX_INCLUDE_DEPTH + 1];
     size_t depth;
-    uint64_t ncpus, pagesize, mb_memory;
 } parser;
-
-static sb_status nomem(sb_error *err)
-{
-    return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while reading job options");
-}
 
 static void job_free(sb_job *job)
 {
@@ -165,11 +164,11 @@ static sb_status add_entry(parser *p, size_t opt, const char *val, const jobspec
 {
     entry *ents = grow(p->ents, &p->cap_ents, p->n_ents, sizeof *ents, 16);
     if (!ents)
-        return nomem(err);
+        return sb_jobspec_nomem(err);
     p->ents = ents;
     char *v = NULL;
     if (val && !(v = strdup(val)))
-        return nomem(err);
+        return sb_jobspec_nomem(err);
     p->ents[p->n_ents++] = (entry){ opt, v, *pos };
     return SB_OK;
 }
@@ -254,7 +253,7 @@ static sb_status append_job(sb_joblist *list, sb_job *job, sb_error *err)
 {
     sb_job *jobs = grow(list->jobs, &list->cap, list->count, sizeof *jobs, 8);
     if (!jobs)
-        return nomem(err);
+        return sb_jobspec_nomem(err);
     list->jobs = jobs;
     list->jobs[list->count++] = *job;
     memset(job, 0, sizeof *job);
@@ -278,14 +277,14 @@ static sb_status flush_section(parser *p, sb_error *err)
     memcpy(set, p->global_set, sizeof set);
     if (!job_copy(&job, &p->global)) {
         clear_section(p);
-        return nomem(err);
+        return sb_jobspec_nomem(err);
     }
     free(job.name);
     job.name = strdup(p->sec_name);
     job.file = strdup(p->sec_pos.file);
     job.line = p->sec_pos.line;
     if (!job.name || !job.file) {
-        st = nomem(err);
+        st = sb_jobspec_nomem(err);
         goto out;
     }
     SB_TRY_GOTO(st, apply_entries(p, &job, set, err), out);
@@ -302,129 +301,21 @@ static sb_status start_section(parser *p, const char *name, const jobspec_pos *p
     SB_TRY(flush_section(p, err));
     p->sec_name = strdup(name);
     if (!p->sec_name)
-        return nomem(err);
+        return sb_jobspec_nomem(err);
     p->in_section = true;
     p->is_global = strcmp(name, "global") == 0;
     p->sec_pos = *pos;
     return SB_OK;
 }
 
-/* ---- variables ---------------------------------------------------------- */
-
-static const char *lookup_env(parser *p, const char *name)
-{
-    const sb_jobspec_opts *o = p->c.opts;
-    if (o && o->getenv)
-        return o->getenv(o->getenv_ctx, name);
-    return getenv(name);
-}
-
-static bool is_name_char(char ch)
-{
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_';
-}
-
-static sb_status buf_add(sb_buf *b, const char *s, size_t n, sb_error *err)
-{
-    if (sb_buf_append(b, s, n, err) != SB_OK)
-        return nomem(err);
-    return SB_OK;
-}
-
-/* Expands ${VAR} and fio's $ncpus, $pagesize, $mb_memory in v into out,
- * the way fio does: an unset ${VAR} becomes empty (warned; *unset names the
- * first such variable), "$NAME" that is not one of fio's three stays as
- * written (warned), an unterminated "${" stays as written (warned). */
-static sb_status expand(parser *p, const char *key, const char *v, const jobspec_pos *pos,
-                        sb_buf *out, char *unset, size_t unset_len, bool *used_kw, sb_error *err)
-{
-    *used_kw = false;
-    static const char *const keywords[] = { "ncpus", "pagesize", "mb_memory" };
-    uint64_t kw_val[3] = { p->ncpus, p->pagesize, p->mb_memory };
-    out->len = 0;
-    SB_TRY(buf_add(out, "", 0, err));
-    const char *s = v;
-    while (*s) {
-        const char *d = strchr(s, '$');
-        if (!d) {
-            SB_TRY(buf_add(out, s, strlen(s), err));
-            break;
-        }
-        SB_TRY(buf_add(out, s, (size_t)(d - s), err));
-        if (d[1] == '{') {
-            const char *close = strchr(d + 2, '}');
-            if (!close) {
-                sb_jobspec_warn(&p->c, pos,
-                                "%s: '${' without a closing '}' is kept as written, as fio "
-                                "does",
-                                key);
-                SB_TRY(buf_add(out, d, strlen(d), err));
-                break;
-            }
-            size_t n = (size_t)(close - d - 2);
-            if (n == 0)
-                return sb_jobspec_fail(err, pos, "%s: '${}' names no variable", key);
-            char name[128];
-            if (n >= sizeof name)
-                return sb_jobspec_fail(err, pos, "%s: a variable name is longer than %zu bytes",
-                                       key, sizeof name - 1);
-            memcpy(name, d + 2, n);
-            name[n] = '\0';
-            const char *val = lookup_env(p, name);
-            if (!val) {
-                sb_jobspec_warn(&p->c, pos,
-                                "%s: ${%s} is not set in the environment; fio replaces it with "
-                                "nothing, and so does storbench",
-                                key, name);
-                if (!unset[0])
-                    snprintf(unset, unset_len, "%s", name);
-                val = "";
-            }
-            SB_TRY(buf_add(out, val, strlen(val), err));
-            s = close + 1;
-            continue;
-        }
-        size_t n = 0;
-        while (is_name_char(d[1 + n]))
-            n++;
-        bool done = false;
-        for (size_t k = 0; k < 3 && n; k++) {
-            if (strlen(keywords[k]) == n && memcmp(d + 1, keywords[k], n) == 0) {
-                char num[32];
-                snprintf(num, sizeof num, "%llu", (unsigned long long)kw_val[k]);
-                SB_TRY(buf_add(out, num, strlen(num), err));
-                done = true;
-                *used_kw = true;
-            }
-        }
-        if (!done) {
-            if (n)
-                sb_jobspec_warn(&p->c, pos,
-                                "%s: fio expands only ${VAR} (and $ncpus, $pagesize, "
-                                "$mb_memory), so '$%.*s' stays as written; write ${%.*s} for "
-                                "the environment variable",
-                                key, (int)(n > 60 ? 60 : n), d + 1, (int)(n > 60 ? 60 : n), d + 1);
-            SB_TRY(buf_add(out, d, 1 + n, err));
-        }
-        s = d + 1 + n;
-    }
-    return SB_OK;
-}
-
 /* ---- lines -------------------------------------------------------------- */
-
-static bool is_blank(char ch)
-{
-    return ch == ' ' || ch == '\t' || ch == '\r' || ch == '\f' || ch == '\v';
-}
 
 static char *trim(char *s)
 {
-    while (is_blank(*s))
+    while (sb_jobspec_is_blank(*s))
         s++;
     size_t n = strlen(s);
-    while (n && is_blank(s[n - 1]))
+    while (n && sb_jobspec_is_blank(s[n - 1]))
         s[--n] = '\0';
     return s;
 }
@@ -527,133 +418,16 @@ static sb_status do_include(parser *p, const char *arg, const jobspec_pos *pos, 
     if (st != SB_OK) {
         free(real);
         if (st == SB_E_NOMEM)
-            return nomem(err);
+            return sb_jobspec_nomem(err);
         return sb_jobspec_fail(err, pos, "cannot read include file '%s': %s", path,
                                strerror(errnum));
     }
     p->stack[p->depth++] = real;
     const char *kept = keep_name(p, path);
-    st = kept ? parse_text(p, kept, data, len, true, err) : nomem(err);
+    st = kept ? parse_text(p, kept, data, len, true, err) : sb_jobspec_nomem(err);
     free(p->stack[--p->depth]);
     free(data);
     return st;
-}
-
-/* ---- arithmetic ---------------------------------------------------------- */
-
-/* fio evaluates a number written with $ncpus, $pagesize or $mb_memory as
- * an arithmetic expression ("numjobs=$ncpus*2", "iodepth=($ncpus+2)/2");
- * without one of them it does not ("numjobs=2*2" is 2 to fio, an error
- * here). Integers, + - * / %, parentheses and unary minus; nesting is
- * limited so a hostile value cannot exhaust the stack. */
-typedef struct calc {
-    const char *s;
-    bool bad;
-    int depth;
-} calc;
-
-static int64_t calc_expr(calc *c);
-
-static void calc_space(calc *c)
-{
-    while (is_blank(*c->s))
-        c->s++;
-}
-
-static bool mul_ok(int64_t a, int64_t b, int64_t *r)
-{
-    return !__builtin_mul_overflow(a, b, r);
-}
-
-static int64_t calc_factor(calc *c)
-{
-    calc_space(c);
-    if (*c->s == '-') {
-        c->s++;
-        int64_t v = calc_factor(c);
-        return v == INT64_MIN ? (c->bad = true, 0) : -v;
-    }
-    if (*c->s == '(') {
-        if (++c->depth > 32) {
-            c->bad = true;
-            return 0;
-        }
-        c->s++;
-        int64_t v = calc_expr(c);
-        calc_space(c);
-        if (*c->s != ')')
-            c->bad = true;
-        else
-            c->s++;
-        c->depth--;
-        return v;
-    }
-    if (*c->s < '0' || *c->s > '9') {
-        c->bad = true;
-        return 0;
-    }
-    int64_t v = 0;
-    while (*c->s >= '0' && *c->s <= '9') {
-        if (!mul_ok(v, 10, &v) || __builtin_add_overflow(v, *c->s - '0', &v)) {
-            c->bad = true;
-            return 0;
-        }
-        c->s++;
-    }
-    return v;
-}
-
-static int64_t calc_term(calc *c)
-{
-    int64_t v = calc_factor(c);
-    for (;;) {
-        calc_space(c);
-        char op = *c->s;
-        if (c->bad || (op != '*' && op != '/' && op != '%'))
-            return v;
-        c->s++;
-        int64_t r = calc_factor(c);
-        if (op == '*') {
-            if (!mul_ok(v, r, &v))
-                c->bad = true;
-        } else if (r == 0 || (v == INT64_MIN && r == -1)) {
-            c->bad = true;
-        } else {
-            v = op == '/' ? v / r : v % r;
-        }
-    }
-}
-
-static int64_t calc_expr(calc *c)
-{
-    int64_t v = calc_term(c);
-    for (;;) {
-        calc_space(c);
-        char op = *c->s;
-        if (c->bad || (op != '+' && op != '-'))
-            return v;
-        c->s++;
-        int64_t r = calc_term(c);
-        if (op == '+' ? __builtin_add_overflow(v, r, &v) : __builtin_sub_overflow(v, r, &v))
-            c->bad = true;
-    }
-}
-
-static sb_status evaluate(const char *key, const char *text, const jobspec_pos *pos, char *num,
-                          size_t len, sb_error *err)
-{
-    calc c = { text, false, 0 };
-    int64_t v = calc_expr(&c);
-    calc_space(&c);
-    if (c.bad || *c.s != '\0') {
-        size_t n = strlen(text);
-        return sb_jobspec_fail(err, pos,
-                               "%s=%.*s%s: not an arithmetic expression of whole numbers "
-                               "(+ - * / %% and parentheses)",
-                               key, (int)(n > 40 ? 40 : n), text, n > 40 ? "..." : "");
-    }
-    snprintf(num, len, "%lld", (long long)v);
-    return SB_OK;
 }
 
 static sb_status parse_option_line(parser *p, char *line, const jobspec_pos *pos,
@@ -664,7 +438,7 @@ static sb_status parse_option_line(parser *p, char *line, const jobspec_pos *pos
     bool space_after_eq = false;
     if (eq) {
         *eq = '\0';
-        space_after_eq = is_blank(eq[1]);
+        space_after_eq = sb_jobspec_is_blank(eq[1]);
         val = trim(eq + 1);
     }
     char *key = trim(line);
@@ -692,20 +466,8 @@ static sb_status parse_option_line(parser *p, char *line, const jobspec_pos *pos
     }
     if (!val)
         return add_entry(p, (size_t)opt, NULL, pos, err);
-    char unset[128] = "";
-    bool used_kw;
-    SB_TRY(expand(p, key, val, pos, exp, unset, sizeof unset, &used_kw, err));
-    if (exp->len == 0 && unset[0])
-        return sb_jobspec_fail(err, pos,
-                               "%s= is empty because ${%s} is not set in the environment "
-                               "(fio fails on it too)",
-                               key, unset);
-    if (used_kw && sb_jobspec_option_numeric((size_t)opt) && strpbrk(exp->data, "+-*/%()") &&
-        !strchr(exp->data, ',')) {
-        char num[32];
-        SB_TRY(evaluate(key, exp->data, pos, num, sizeof num, err));
-        return add_entry(p, (size_t)opt, num, pos, err);
-    }
+    SB_TRY(sb_jobspec_read_value(&p->c, key, val, sb_jobspec_option_numeric((size_t)opt), pos, exp,
+                                 err));
     return add_entry(p, (size_t)opt, exp->data, pos, err);
 }
 
@@ -735,13 +497,14 @@ static sb_status parse_line(parser *p, char *line, const jobspec_pos *pos, bool 
             return sb_jobspec_fail(err, pos, "empty section name '[]'");
         return start_section(p, name, pos, err);
     }
-    if (strncmp(line, "include", 7) == 0 && is_blank(line[7])) {
+    if (strncmp(line, "include", 7) == 0 && sb_jobspec_is_blank(line[7])) {
         char unset[128] = "";
         bool kw;
-        SB_TRY(expand(p, "include", trim(line + 8), pos, exp, unset, sizeof unset, &kw, err));
+        SB_TRY(sb_jobspec_expand(&p->c, "include", trim(line + 8), pos, exp, unset, sizeof unset,
+                                 &kw, err));
         char *arg = strdup(exp->data);
         if (!arg)
-            return nomem(err);
+            return sb_jobspec_nomem(err);
         sb_status st = do_include(p, arg, pos, err);
         free(arg);
         return st;
@@ -781,7 +544,7 @@ static sb_status parse_text(parser *p, const char *name, const char *data, size_
         if (n + 1 > line_cap) {
             char *l = realloc(line, n + 1);
             if (!l) {
-                st = nomem(err);
+                st = sb_jobspec_nomem(err);
                 break;
             }
             line = l;
@@ -802,31 +565,12 @@ static sb_status parse_text(parser *p, const char *name, const char *data, size_
 
 /* ---- entry points ------------------------------------------------------- */
 
-static uint64_t sys_value(uint64_t given, long name)
-{
-    if (given)
-        return given;
-    long v = sysconf((int)name);
-    return v > 0 ? (uint64_t)v : 1;
-}
-
 static void parser_init(parser *p, const sb_jobspec_opts *opts, sb_joblist *list)
 {
     memset(p, 0, sizeof *p);
-    p->c.opts = opts;
+    sb_jobspec_ctx_init(&p->c, opts);
     p->list = list;
     sb_jobspec_defaults(&p->global);
-    uint64_t given_ncpus = opts ? opts->ncpus : 0;
-    uint64_t given_page = opts ? opts->pagesize : 0;
-    uint64_t given_mb = opts ? opts->mb_memory : 0;
-    p->ncpus = sys_value(given_ncpus, _SC_NPROCESSORS_ONLN);
-    p->pagesize = sys_value(given_page, _SC_PAGESIZE);
-    if (given_mb) {
-        p->mb_memory = given_mb;
-    } else {
-        uint64_t pages = sys_value(0, _SC_PHYS_PAGES);
-        p->mb_memory = pages * sys_value(0, _SC_PAGESIZE) / (1024 * 1024);
-    }
 }
 
 /* Numbers the groups and barriers of the whole list, as fio does. */
@@ -881,7 +625,7 @@ sb_status sb_jobspec_parse_buffer(const char *name, const char *data, size_t len
     sb_status st = SB_OK;
     const char *kept = keep_name(&p, name);
     if (!kept)
-        st = nomem(err);
+        st = sb_jobspec_nomem(err);
     if (st == SB_OK) {
         char *real = realpath(name, NULL);
         if (real)
@@ -902,7 +646,7 @@ sb_status sb_jobspec_parse_file(const char *path, const sb_jobspec_opts *opts, s
     int errnum = 0;
     sb_status st = read_whole(path, &data, &len, &errnum);
     if (st == SB_E_NOMEM)
-        return nomem(err);
+        return sb_jobspec_nomem(err);
     if (st != SB_OK)
         return sb_error_set(err, st, errnum, "cannot read job file '%s'", path);
     st = sb_jobspec_parse_buffer(path, data, len, opts, list, err);
