@@ -93,12 +93,12 @@ typedef struct jobspec_ctx {
 void sb_jobspec_warn(jobspec_ctx *c, const jobspec_pos *pos, const char *fmt, ...) SB_PRINTF(3, 4);
 
 /* Fills err (if not NULL) with "FILE:LINE: ..." and returns SB_E_INVALID. */
-sb_status sb_jobspec_fail(sb_error *err, const jobspec_pos *pos, const char *fmt, ...)
+SB_MUST_CHECK sb_status sb_jobspec_fail(sb_error *err, const jobspec_pos *pos, const char *fmt, ...)
     SB_PRINTF(3, 4);
 
 /* Fills err (if not NULL) with the parser's out-of-memory message and
  * returns SB_E_NOMEM. */
-sb_status sb_jobspec_nomem(sb_error *err);
+SB_MUST_CHECK sb_status sb_jobspec_nomem(sb_error *err);
 
 /* Quotes s for a message into buf (len bytes, caller's storage): s itself
  * when it fits, else its first len - 4 bytes and "...", so a 1 MB value

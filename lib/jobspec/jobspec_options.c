@@ -110,8 +110,9 @@ static void *field(sb_job *job, size_t off)
     return (char *)job + off;
 }
 
-static sb_status parse_uint_value(const jobspec_option *o, const char *key, const char *v,
-                                  const jobspec_pos *pos, uint64_t *out, sb_error *err)
+static SB_MUST_CHECK sb_status parse_uint_value(const jobspec_option *o, const char *key,
+                                                const char *v, const jobspec_pos *pos,
+                                                uint64_t *out, sb_error *err)
 {
     const char *p = v;
     bool overflow;
@@ -137,8 +138,9 @@ static sb_status parse_uint_value(const jobspec_option *o, const char *key, cons
     return SB_OK;
 }
 
-static sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key, sb_job *job,
-                        const char *v, const jobspec_pos *pos, sb_error *err)
+static SB_MUST_CHECK sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key,
+                                      sb_job *job, const char *v, const jobspec_pos *pos,
+                                      sb_error *err)
 {
     uint64_t bs[SB_DIR_COUNT];
     memcpy(bs, field(job, o->off), sizeof bs);
@@ -202,8 +204,9 @@ static sb_status set_bs(jobspec_ctx *c, const jobspec_option *o, const char *key
     return SB_OK;
 }
 
-static sb_status set_size(jobspec_ctx *c, const jobspec_option *o, const char *key, sb_job *job,
-                          const char *v, const jobspec_pos *pos, sb_error *err)
+static SB_MUST_CHECK sb_status set_size(jobspec_ctx *c, const jobspec_option *o, const char *key,
+                                        sb_job *job, const char *v, const jobspec_pos *pos,
+                                        sb_error *err)
 {
     size_t n = strlen(v);
     char q[48];
@@ -232,8 +235,8 @@ static sb_status set_size(jobspec_ctx *c, const jobspec_option *o, const char *k
     return SB_OK;
 }
 
-static sb_status set_enum(const jobspec_option *o, const char *key, sb_job *job, const char *v,
-                          const jobspec_pos *pos, sb_error *err)
+static SB_MUST_CHECK sb_status set_enum(const jobspec_option *o, const char *key, sb_job *job,
+                                        const char *v, const jobspec_pos *pos, sb_error *err)
 {
     for (const jobspec_enum_val *e = o->values; e->name; e++) {
         if (strcmp(e->name, v) == 0) {
@@ -321,11 +324,10 @@ void sb_jobspec_defaults(sb_job *job)
     for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
         if (!sb_jobspec_options[i].def || sb_jobspec_options[i].type == OT_STR)
             continue;
-        sb_error e;
         /* The defaults are constants of this table; test_jobspec checks
          * every one of them, so a failure here cannot happen at run time
-         * and would leave the field zero. */
-        if (sb_jobspec_set(&c, job, i, sb_jobspec_options[i].def, &pos, &e) != SB_OK)
+         * and would leave the field zero (no message is kept: err is NULL). */
+        if (sb_jobspec_set(&c, job, i, sb_jobspec_options[i].def, &pos, NULL) != SB_OK)
             continue;
     }
 }

@@ -159,8 +159,8 @@ static void parser_free(parser *p)
         free(p->stack[i]);
 }
 
-static sb_status add_entry(parser *p, size_t opt, const char *val, const jobspec_pos *pos,
-                           sb_error *err)
+static SB_MUST_CHECK sb_status add_entry(parser *p, size_t opt, const char *val,
+                                         const jobspec_pos *pos, sb_error *err)
 {
     entry *ents = grow(p->ents, &p->cap_ents, p->n_ents, sizeof *ents, 16);
     if (!ents)
@@ -174,7 +174,8 @@ static sb_status add_entry(parser *p, size_t opt, const char *val, const jobspec
 }
 
 /* Applies the collected options to job, kb_base first. */
-static sb_status apply_entries(parser *p, sb_job *job, jobspec_pos *set, sb_error *err)
+static SB_MUST_CHECK sb_status apply_entries(parser *p, sb_job *job, jobspec_pos *set,
+                                             sb_error *err)
 {
     for (int pass = 0; pass < 2; pass++) {
         for (size_t i = 0; i < p->n_ents; i++) {
@@ -221,8 +222,8 @@ static const jobspec_pos *later(const jobspec_pos *a, const jobspec_pos *b,
     return b; /* different files: b (the size) was named in the message */
 }
 
-static sb_status validate_job(const sb_job *job, const jobspec_pos *set, const jobspec_pos *hdr,
-                              sb_error *err)
+static SB_MUST_CHECK sb_status validate_job(const sb_job *job, const jobspec_pos *set,
+                                            const jobspec_pos *hdr, sb_error *err)
 {
     static const char *const dir_name[] = { "read", "write", "trim" };
     size_t dir = SB_DIR_READ;
@@ -249,7 +250,7 @@ static sb_status validate_job(const sb_job *job, const jobspec_pos *set, const j
     return SB_OK;
 }
 
-static sb_status append_job(sb_joblist *list, sb_job *job, sb_error *err)
+static SB_MUST_CHECK sb_status append_job(sb_joblist *list, sb_job *job, sb_error *err)
 {
     sb_job *jobs = grow(list->jobs, &list->cap, list->count, sizeof *jobs, 8);
     if (!jobs)
@@ -262,7 +263,7 @@ static sb_status append_job(sb_joblist *list, sb_job *job, sb_error *err)
 
 /* Ends the section being collected: merges it into the template or makes
  * a job of it. */
-static sb_status flush_section(parser *p, sb_error *err)
+static SB_MUST_CHECK sb_status flush_section(parser *p, sb_error *err)
 {
     if (!p->in_section)
         return SB_OK;
@@ -296,7 +297,8 @@ out:
     return st;
 }
 
-static sb_status start_section(parser *p, const char *name, const jobspec_pos *pos, sb_error *err)
+static SB_MUST_CHECK sb_status start_section(parser *p, const char *name, const jobspec_pos *pos,
+                                             sb_error *err)
 {
     SB_TRY(flush_section(p, err));
     p->sec_name = strdup(name);
@@ -320,8 +322,8 @@ static char *trim(char *s)
     return s;
 }
 
-static sb_status parse_text(parser *p, const char *name, const char *data, size_t len,
-                            bool included, sb_error *err);
+static SB_MUST_CHECK sb_status parse_text(parser *p, const char *name, const char *data, size_t len,
+                                          bool included, sb_error *err);
 
 /* The directory part of path ("." when there is none), into buf. */
 static void dir_of(const char *path, char *buf, size_t len)
@@ -335,7 +337,7 @@ static void dir_of(const char *path, char *buf, size_t len)
         snprintf(buf, len, "%.*s", (int)(slash - path), path);
 }
 
-static sb_status read_whole(const char *path, char **data, size_t *len, int *errnum)
+static SB_MUST_CHECK sb_status read_whole(const char *path, char **data, size_t *len, int *errnum)
 {
     FILE *f = fopen(path, "rb");
     *data = NULL;
@@ -376,7 +378,8 @@ static sb_status read_whole(const char *path, char **data, size_t *len, int *err
     return SB_OK;
 }
 
-static sb_status do_include(parser *p, const char *arg, const jobspec_pos *pos, sb_error *err)
+static SB_MUST_CHECK sb_status do_include(parser *p, const char *arg, const jobspec_pos *pos,
+                                          sb_error *err)
 {
     if (p->c.opts && p->c.opts->no_include)
         return sb_jobspec_fail(err, pos, "include is not allowed here");
@@ -430,8 +433,8 @@ static sb_status do_include(parser *p, const char *arg, const jobspec_pos *pos, 
     return st;
 }
 
-static sb_status parse_option_line(parser *p, char *line, const jobspec_pos *pos,
-                                   bool *warned_space, sb_buf *exp, sb_error *err)
+static SB_MUST_CHECK sb_status parse_option_line(parser *p, char *line, const jobspec_pos *pos,
+                                                 bool *warned_space, sb_buf *exp, sb_error *err)
 {
     char *eq = strchr(line, '=');
     char *val = NULL;
@@ -471,8 +474,9 @@ static sb_status parse_option_line(parser *p, char *line, const jobspec_pos *pos
     return add_entry(p, (size_t)opt, exp->data, pos, err);
 }
 
-static sb_status parse_line(parser *p, char *line, const jobspec_pos *pos, bool included,
-                            bool *warned_space, sb_buf *exp, sb_error *err)
+static SB_MUST_CHECK sb_status parse_line(parser *p, char *line, const jobspec_pos *pos,
+                                          bool included, bool *warned_space, sb_buf *exp,
+                                          sb_error *err)
 {
     line[strcspn(line, ";#")] = '\0';
     line = trim(line);
@@ -512,8 +516,8 @@ static sb_status parse_line(parser *p, char *line, const jobspec_pos *pos, bool 
     return parse_option_line(p, line, pos, warned_space, exp, err);
 }
 
-static sb_status parse_text(parser *p, const char *name, const char *data, size_t len,
-                            bool included, sb_error *err)
+static SB_MUST_CHECK sb_status parse_text(parser *p, const char *name, const char *data, size_t len,
+                                          bool included, sb_error *err)
 {
     const char *nul = memchr(data, '\0', len);
     if (nul) {
@@ -590,8 +594,8 @@ static void number_groups(sb_joblist *list)
 
 /* Ends a parse: flushes the last section, checks that jobs came out, and
  * on failure drops the jobs this call added. */
-static sb_status finish(parser *p, sb_status st, size_t before, const jobspec_pos *end,
-                        sb_error *err)
+static SB_MUST_CHECK sb_status finish(parser *p, sb_status st, size_t before,
+                                      const jobspec_pos *end, sb_error *err)
 {
     if (st == SB_OK)
         st = flush_section(p, err);

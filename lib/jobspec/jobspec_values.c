@@ -81,7 +81,7 @@ static bool is_name_char(char ch)
            ch == '_';
 }
 
-static sb_status buf_add(sb_buf *b, const char *s, size_t n, sb_error *err)
+static SB_MUST_CHECK sb_status buf_add(sb_buf *b, const char *s, size_t n, sb_error *err)
 {
     if (sb_buf_append(b, s, n, NULL) != SB_OK)
         return sb_jobspec_nomem(err);
@@ -266,8 +266,8 @@ static int64_t calc_expr(calc *c)
     }
 }
 
-static sb_status evaluate(const char *key, const char *text, const jobspec_pos *pos, char *num,
-                          size_t len, sb_error *err)
+static SB_MUST_CHECK sb_status evaluate(const char *key, const char *text, const jobspec_pos *pos,
+                                        char *num, size_t len, sb_error *err)
 {
     calc c = { text, false, 0 };
     int64_t v = calc_expr(&c);
