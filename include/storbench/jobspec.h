@@ -166,6 +166,11 @@ void sb_jobspec_dump(const sb_joblist *list, sb_sink *out);
  * Returns false if name is not an option. */
 bool sb_jobspec_format_option(const sb_job *job, const char *name, char *buf, size_t len);
 
+/* fio's name of a rw mode ("randread"; "rw" for SB_JOB_RW) and of an
+ * ioengine ("io_uring"), from the option table. */
+const char *sb_jobspec_rw_name(sb_job_rw rw);
+const char *sb_jobspec_engine_name(sb_job_engine engine);
+
 /* Calls fn(ctx, name, canonical value) for every option of job whose value
  * differs from fio's default (strings: every one that is set), in table
  * order; returns how many. fn may be NULL (count only). */

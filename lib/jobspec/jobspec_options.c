@@ -446,6 +446,16 @@ static const char *enum_name(const jobspec_option *o, unsigned v)
     return "?";
 }
 
+const char *sb_jobspec_rw_name(sb_job_rw rw)
+{
+    return enum_name(&sb_jobspec_options[sb_jobspec_find("rw")], rw);
+}
+
+const char *sb_jobspec_engine_name(sb_job_engine engine)
+{
+    return enum_name(&sb_jobspec_options[sb_jobspec_find("ioengine")], engine);
+}
+
 static void format_value(const jobspec_option *o, const sb_job *job, char *buf, size_t len)
 {
     const char *f = (const char *)job + o->off;

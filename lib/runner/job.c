@@ -21,28 +21,6 @@
 
 #include "runner/job_int.h"
 
-static const char *const engine_names[] = {
-    [SB_JOB_ENGINE_SYNC] = "sync",
-    [SB_JOB_ENGINE_PSYNC] = "psync",
-    [SB_JOB_ENGINE_LIBAIO] = "libaio",
-    [SB_JOB_ENGINE_IO_URING] = "io_uring",
-};
-
-static const char *const rw_names[] = {
-    [SB_JOB_READ] = "read",           [SB_JOB_WRITE] = "write", [SB_JOB_RANDREAD] = "randread",
-    [SB_JOB_RANDWRITE] = "randwrite", [SB_JOB_RW] = "rw",       [SB_JOB_RANDRW] = "randrw",
-};
-
-const char *sb_job_rw_name(sb_job_rw rw)
-{
-    return rw_names[rw];
-}
-
-const char *sb_job_engine_name(sb_job_engine e)
-{
-    return engine_names[e];
-}
-
 void sb_job_config_init(sb_job_config *c)
 {
     memset(c, 0, sizeof *c);
@@ -77,7 +55,7 @@ sb_status sb_job_fail(sb_error *err, sb_status st, const sb_job *j, const char *
 
 const sb_engine_ops *sb_job_engine_of(const sb_job *j, sb_error *err)
 {
-    const char *name = engine_names[j->ioengine];
+    const char *name = sb_jobspec_engine_name(j->ioengine);
     const sb_engine_ops *e = sb_engine_find(name);
     if (!e) {
         sb_job_fail(err, SB_E_UNSUPPORTED, j, "ioengine=%s is not available in this build", name);

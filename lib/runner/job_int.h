@@ -155,10 +155,6 @@ struct sb_jshared {
 
 /* ---- job.c ----------------------------------------------------------------- */
 
-/* fio's names of a rw mode and an ioengine. */
-const char *sb_job_rw_name(sb_job_rw rw);
-const char *sb_job_engine_name(sb_job_engine e);
-
 /* Whether the caller's stop flag is up. */
 bool sb_job_stopped(const sb_jshared *sh);
 

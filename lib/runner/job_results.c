@@ -159,9 +159,9 @@ static sb_status entry_params(sb_test *t, const entry *e, int d, unsigned idx, s
     SB_TRY(sb_kvs_set(p, "direction", d == SB_DIR_READ ? "read" : "write", err));
     SB_TRY(sb_kvs_setf(p, err, "group_id", "%u", j->group_id));
     SB_TRY(sb_kvs_setf(p, err, "job", "%u", idx));
-    SB_TRY(sb_kvs_set(p, "rw", sb_job_rw_name(j->rw), err));
+    SB_TRY(sb_kvs_set(p, "rw", sb_jobspec_rw_name(j->rw), err));
     SB_TRY(sb_kvs_setf(p, err, "bs", "%" PRIu64, j->bs_bytes[d]));
-    SB_TRY(sb_kvs_set(p, "ioengine", sb_job_engine_name(j->ioengine), err));
+    SB_TRY(sb_kvs_set(p, "ioengine", sb_jobspec_engine_name(j->ioengine), err));
     SB_TRY(sb_kvs_setf(p, err, "iodepth", "%u", w0->depth));
     SB_TRY(sb_kvs_setf(p, err, "numjobs", "%zu", e->n));
     return sb_kvs_set(p, "direct", j->direct ? "1" : "0", err);
