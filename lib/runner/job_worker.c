@@ -85,10 +85,17 @@ static void reset_stats(sb_jworker *w)
     }
 }
 
-/* Time bookkeeping after a completion at now: the end of the ramp, the
- * 500 ms samples, the deadline, progress when it is this thread's to
- * report. Returns true when the job should stop issuing I/O. */
-static bool tick(sb_jworker *w, uint64_t now)
+/* The first of the times at which tick() has work to do: the end of the
+ * ramp or the next sample, and progress. */
+static void next_event(sb_jworker *w)
+{
+    uint64_t t = w->counting ? w->t_next_sample : w->t_count;
+    w->t_event = t < w->t_progress ? t : w->t_progress;
+}
+
+/* What is due at now: the end of the ramp, a 500 ms sample, progress when
+ * it is this thread's to report. */
+static void events(sb_jworker *w, uint64_t now)
 {
     const sb_job *j = w->job;
     if (!w->counting && now >= w->t_count) {
@@ -111,13 +118,19 @@ static bool tick(sb_jworker *w, uint64_t now)
         sb_job_progress_report(w->sh);
         w->t_progress = now + SB_JOB_PROGRESS_NS;
     }
-    if (sb_job_stopped(w->sh))
+    next_event(w);
+}
+
+/* Time bookkeeping after a completion at now, in the hot loop: one
+ * comparison when nothing is due. Returns true when the job should stop
+ * issuing I/O (stopped, runtime over, or size moved). */
+static inline bool tick(sb_jworker *w, uint64_t now)
+{
+    if (now >= w->t_event)
+        events(w, now);
+    if (w->stop && atomic_load_explicit(w->stop, memory_order_relaxed))
         return true;
-    if (!w->counting)
-        return false;
-    if (now >= w->t_deadline)
-        return true;
-    return w->io_limit && w->moved >= w->io_limit;
+    return w->counting && (now >= w->t_deadline || (w->io_limit && w->moved >= w->io_limit));
 }
 
 static inline void account(sb_jworker *w, int d, uint64_t lat, size_t asked, size_t got)
@@ -328,6 +341,7 @@ void sb_job_worker_run(sb_jworker *w)
     w->t_begin = now;
     w->t_count = now + j->ramp_time_us * 1000;
     w->counting = false;
+    w->t_event = 0;
     atomic_store_explicit(&w->state, j->ramp_time_us ? SB_JW_RAMP : SB_JW_RUNNING,
                           memory_order_relaxed);
     tick(w, now);
@@ -377,6 +391,7 @@ sb_status sb_job_worker_setup(sb_jworker *w, sb_error *err)
         return sb_error_copy(err, &e);
     w->depth = w->eng->read ? 1 : (j->iodepth ? j->iodepth : 1);
     w->t_progress = UINT64_MAX;
+    w->stop = w->sh->c->stop;
     uint64_t maxbs = j->bs_bytes[0] > j->bs_bytes[1] ? j->bs_bytes[0] : j->bs_bytes[1];
     w->buf_stride = (size_t)((maxbs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
     void *buf;
