@@ -4,7 +4,8 @@
  * (SB_UPDATE_GOLDEN=1 rewrites them; check the diff), the checks of the
  * configuration, bonnie++'s 2x-RAM rule, and a real (tiny) run in a
  * temporary directory: every test recorded, the file tests finding the
- * number of files asked for, and nothing left behind. No timing is
+ * number of files asked for, and nothing left behind; a run stopped at
+ * once, with err NULL, leaves nothing behind either. No timing is
  * asserted.
  */
 #include <setjmp.h>
@@ -394,12 +395,44 @@ static void test_real_run(void **state)
     sb_run_free(run);
 }
 
+/* A stop flag raised before the run: the first test of each group ends
+ * after its first operation, incomplete, and the run says so; err may be
+ * NULL; the test file and the file tests' directories are gone. */
+static void test_interrupted(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sbbonnieXXXXXX";
+    assert_non_null(mkdtemp(dir));
+    atomic_int stop = 1;
+    sb_bonnie_config c;
+    sb_bonnie_config_init(&c);
+    c.file_bytes = 1 * MIB;
+    c.char_bytes = 0;
+    c.files_k = 1;
+    c.num_dirs = 3;
+    c.stop = &stop;
+    for (int files_only = 0; files_only < 2; files_only++) {
+        c.file_bytes = files_only ? 0 : 1 * MIB;
+        sb_run *run = sb_run_new("test", 1700000000);
+        assert_int_equal(sb_bonnie_run(&c, dir, run, NULL), SB_E_INTERRUPTED);
+        assert_int_equal(run->n_targets, 1);
+        assert_int_equal(run->targets[0].n_tests, 1);
+        const sb_test *t = &run->targets[0].tests[0];
+        assert_string_equal(t->name, files_only ? "sequential create" : "write");
+        assert_false(t->complete);
+        assert_int_equal(entries(dir), 0);
+        sb_run_free(run);
+    }
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_csv_fields),  cmocka_unit_test(test_csv_partial),
         cmocka_unit_test(test_golden_text), cmocka_unit_test(test_golden_csv),
         cmocka_unit_test(test_config),      cmocka_unit_test(test_real_run),
+        cmocka_unit_test(test_interrupted),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
