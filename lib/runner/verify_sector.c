@@ -5,12 +5,16 @@
  * Every field is stored little-endian byte by byte, so a card written on a
  * big-endian or ARM board reads back the same anywhere, and no access is
  * unaligned. The pattern is splitmix64 (Steele, Lea and Flood, "Fast
- * splittable pseudorandom number generators", 2014) seeded from the
+ * splittable pseudorandom number generators", 2014: a golden-ratio counter
+ * through the finaliser sb_rng_mix64 of common/rng.h) seeded from the
  * header: cheap (a few ns per word), and any two sectors differ in nearly
- * every bit, so a sector cannot pass for another by accident.
+ * every bit, so a sector cannot pass for another by accident. The bytes
+ * are fixed for ever (tests/unit/test_verify.c pins them): a card written
+ * by an older storbench must still read back as ok.
  */
 #include <string.h>
 
+#include "common/rng.h"
 #include "storbench/verify.h"
 
 static const unsigned char magic[8] = { 'S', 'B', 'V', 'E', 'R', 'I', 'F', '1' };
@@ -18,13 +22,6 @@ static const unsigned char magic[8] = { 'S', 'B', 'V', 'E', 'R', 'I', 'F', '1' }
 #define HEADER_BYTES 32u
 #define WORDS ((SB_VERIFY_SECTOR - HEADER_BYTES) / 8u)
 #define GOLDEN 0x9e3779b97f4a7c15ull
-
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
 
 static void put64(unsigned char *p, uint64_t v)
 {
@@ -42,7 +39,7 @@ static uint64_t get64(const unsigned char *p)
 
 static uint64_t seed_of(uint64_t run_id, uint64_t offset, uint64_t total)
 {
-    return mix64(run_id ^ mix64(offset + GOLDEN) ^ mix64(total + 2 * GOLDEN));
+    return sb_rng_mix64(run_id ^ sb_rng_mix64(offset + GOLDEN) ^ sb_rng_mix64(total + 2 * GOLDEN));
 }
 
 void sb_verify_sector_fill(unsigned char *sector, uint64_t run_id, uint64_t offset, uint64_t total)
@@ -55,7 +52,7 @@ void sb_verify_sector_fill(unsigned char *sector, uint64_t run_id, uint64_t offs
     unsigned char *p = sector + HEADER_BYTES;
     for (unsigned i = 0; i < WORDS; i++, p += 8) {
         state += GOLDEN;
-        put64(p, mix64(state));
+        put64(p, sb_rng_mix64(state));
     }
 }
 
@@ -69,7 +66,7 @@ bool sb_verify_sector_parse(const unsigned char *sector, uint64_t *run_id, uint6
     const unsigned char *p = sector + HEADER_BYTES;
     for (unsigned i = 0; i < WORDS; i++, p += 8) {
         state += GOLDEN;
-        if (get64(p) != mix64(state))
+        if (get64(p) != sb_rng_mix64(state))
             return false;
     }
     if (run_id)

@@ -2,7 +2,9 @@
  * test_verify.c: the sector format of storbench verify (verify_sector.c):
  * what a sector read back is called, for each way it can differ from what
  * was written, and the format's bytes themselves (little-endian fields at
- * fixed places, so a card written on one board reads back on another).
+ * fixed places, so a card written on one board reads back on another),
+ * pinned to the bytes storbench has always written, so that data an older
+ * storbench left on a card still reads back as ok.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -42,6 +44,34 @@ static void test_layout(void **state)
     for (size_t i = 32; i < sizeof s; i++)
         same += s[i] == t[i];
     assert_true(same < 16);
+}
+
+/* FNV-1a over a sector: one number that changes with any byte. */
+static uint64_t fnv1a(const unsigned char *p, size_t len)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}
+
+/* The format's bytes as the first storbench verify wrote them (taken from
+ * that version): a change of the pattern generator, however harmless it
+ * looks, fails here instead of calling every card written before it
+ * corrupted. */
+static void test_golden_bytes(void **state)
+{
+    (void)state;
+    unsigned char s[SB_VERIFY_SECTOR];
+    sb_verify_sector_fill(s, RUN, 0x1000, TOTAL);
+    static const unsigned char first_words[16] = { 0xe9, 0x50, 0xb5, 0x33, 0x67, 0xfd, 0x09, 0xa8,
+                                                   0x94, 0x25, 0x7f, 0xbe, 0x39, 0x7d, 0x48, 0x30 };
+    static const unsigned char last_word[8] = { 0x98, 0xbb, 0x8e, 0xd5, 0xa4, 0x56, 0x36, 0x9b };
+    assert_memory_equal(s + 32, first_words, sizeof first_words);
+    assert_memory_equal(s + SB_VERIFY_SECTOR - 8, last_word, sizeof last_word);
+    assert_true(fnv1a(s, sizeof s) == 0xe47b7be827baaeedull);
+    sb_verify_sector_fill(s, 1, 0, SB_VERIFY_SECTOR);
+    assert_true(fnv1a(s, sizeof s) == 0x7511a8cdedce4ed5ull);
 }
 
 typedef void (*damage_fn)(unsigned char *s);
@@ -147,6 +177,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_layout),
+        cmocka_unit_test(test_golden_bytes),
         cmocka_unit_test(test_classes),
         cmocka_unit_test(test_config),
     };
