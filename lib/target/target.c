@@ -23,6 +23,7 @@ struct sb_testfile {
     int direct_fd;      /* -1 until first asked for */
     bool keep;          /* a file storbench did not create: never unlinked */
     bool direct_failed; /* O_DIRECT was refused once: do not retry */
+    bool read_only;     /* opened for reading whatever the target's flags (named) */
     unsigned dio_align;
 };
 
@@ -423,7 +424,8 @@ sb_status sb_testfile_direct_fd(sb_testfile *f, int *fd, sb_error *err)
 {
     *fd = -1;
     if (f->direct_fd < 0 && !f->direct_failed) {
-        int mode = (f->target->kind != SB_TARGET_DIRECTORY && !(f->target->flags & SB_TARGET_WRITE))
+        int mode = f->read_only || (f->target->kind != SB_TARGET_DIRECTORY &&
+                                    !(f->target->flags & SB_TARGET_WRITE))
                        ? O_RDONLY
                        : O_RDWR;
         f->direct_fd = open(f->path, mode | O_DIRECT | O_CLOEXEC);
@@ -451,4 +453,178 @@ sb_status sb_testfile_truncate(sb_testfile *f, uint64_t size, sb_error *err)
         return sb_error_set(err, errno == ENOSPC ? SB_E_NOSPACE : SB_E_IO, errno,
                             "cannot resize '%s'", f->path);
     return SB_OK;
+}
+
+/* ---- named files ---------------------------------------------------------- */
+
+/* The path of name in directory target t, after the checks every named
+ * function makes; *path is the caller's to free. */
+static sb_status named_path(const sb_target *t, const char *name, char **path, sb_error *err)
+{
+    *path = NULL;
+    if (t->kind != SB_TARGET_DIRECTORY)
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' is not a directory", t->path);
+    if (!*name || strchr(name, '/') || strcmp(name, ".") == 0 || strcmp(name, "..") == 0)
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' is not a file name", name);
+    if (asprintf(path, "%s/%s", t->path, name) < 0) {
+        *path = NULL;
+        return sb_error_nomem(err, NULL);
+    }
+    return SB_OK;
+}
+
+/* A failed system call on a named file: the errno's status, but a name
+ * that is taken is SB_E_BUSY (errno's table has no status for EEXIST). */
+static sb_status named_fail(sb_error *err, int e, const char *what, const char *path)
+{
+    if (e == EEXIST)
+        return sb_error_set(err, SB_E_BUSY, e, "%s '%s'", what, path);
+    return sb_error_sys(err, e, "%s '%s'", what, path);
+}
+
+/* Creating or changing a file needs a target opened for writing. */
+static sb_status named_writable(const sb_target *t, const char *what, const char *path,
+                                sb_error *err)
+{
+    if (t->flags & SB_TARGET_WRITE)
+        return SB_OK;
+    return sb_error_set(err, SB_E_PERM, 0, "%s '%s': '%s' was opened for reading only", what, path,
+                        t->path);
+}
+
+/* Opens path for reading without blocking on a FIFO, and accepts only a
+ * regular file; returns the descriptor or -1 with the error in err. */
+static int named_open_read(const char *what, const char *path, sb_status *s, sb_error *err)
+{
+    struct stat st;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        *s = named_fail(err, errno, what, path);
+        return -1;
+    }
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        *s = sb_error_set(err, SB_E_INVALID, 0, "%s '%s': not a regular file", what, path);
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+sb_status sb_target_open_named(sb_target *t, const char *name, sb_named_open how, sb_testfile **out,
+                               sb_error *err)
+{
+    *out = NULL;
+    char *path;
+    SB_TRY(named_path(t, name, &path, err));
+    bool create = how == SB_NAMED_CREATE;
+    const char *what = create ? "cannot create" : "cannot open";
+    sb_status s = SB_OK;
+    sb_testfile *f = NULL;
+    if (t->open_file)
+        s = sb_error_set(err, SB_E_INVALID, 0, "'%s' already has an open test file", t->path);
+    else if (create)
+        s = named_writable(t, what, path, err);
+    if (s == SB_OK && !(f = calloc(1, sizeof *f)))
+        s = sb_error_nomem(err, NULL);
+    int fd = -1;
+    if (s == SB_OK && create) {
+        fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0)
+            s = named_fail(err, errno, what, path);
+    } else if (s == SB_OK) {
+        fd = named_open_read(what, path, &s, err);
+    }
+    if (s != SB_OK) {
+        free(f);
+        free(path);
+        return s;
+    }
+    *f = (sb_testfile){ .target = t,
+                        .path = path,
+                        .fd = fd,
+                        .direct_fd = -1,
+                        .keep = true,
+                        .read_only = !create,
+                        .dio_align = dio_align_of(fd, t) };
+    t->open_file = f;
+    *out = f;
+    return SB_OK;
+}
+
+sb_status sb_target_remove_named(sb_target *t, const char *name, sb_error *err)
+{
+    char *path;
+    SB_TRY(named_path(t, name, &path, err));
+    /* A read-only filesystem answers unlink with EROFS even for a name that
+     * is not there: only a file that exists, and stays, is an error. */
+    struct stat st;
+    sb_status s = SB_OK;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT && errno != ENOTDIR)
+            s = sb_error_sys(err, errno, "cannot remove '%s'", path);
+    } else if (unlink(path) != 0 && errno != ENOENT) {
+        s = sb_error_sys(err, errno, "cannot remove '%s'", path);
+    }
+    free(path);
+    return s;
+}
+
+sb_status sb_target_write_named_text(sb_target *t, const char *name, const char *text, size_t len,
+                                     bool replace, sb_error *err)
+{
+    char *path;
+    SB_TRY(named_path(t, name, &path, err));
+    sb_status s = named_writable(t, "cannot write", path, err);
+    int fd = -1;
+    if (s == SB_OK) {
+        fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0600);
+        if (fd < 0)
+            s = named_fail(err, errno, "cannot write", path);
+    }
+    if (s == SB_OK) {
+        /* A short write of a small file means the filesystem is full. */
+        ssize_t r = write(fd, text, len);
+        int e = r == (ssize_t)len ? 0 : r < 0 ? errno : ENOSPC;
+        if (!e && fsync(fd) != 0)
+            e = errno;
+        if (close(fd) != 0 && !e)
+            e = errno;
+        if (e)
+            s = sb_error_sys(err, e, "cannot write '%s'", path);
+    }
+    free(path);
+    return s;
+}
+
+sb_status sb_target_read_named_text(sb_target *t, const char *name, char *buf, size_t size,
+                                    size_t *len, sb_error *err)
+{
+    if (len)
+        *len = 0;
+    if (size == 0)
+        return sb_error_set(err, SB_E_INVALID, 0, "no room to read '%s' into", name);
+    buf[0] = '\0';
+    char *path;
+    SB_TRY(named_path(t, name, &path, err));
+    sb_status s = SB_OK;
+    size_t n = 0;
+    int fd = named_open_read("cannot read", path, &s, err);
+    while (fd >= 0 && s == SB_OK && n < size) {
+        ssize_t r = read(fd, buf + n, size - n);
+        if (r < 0 && errno != EINTR)
+            s = sb_error_sys(err, errno, "cannot read '%s'", path);
+        else if (r == 0)
+            break;
+        else if (r > 0)
+            n += (size_t)r;
+    }
+    if (s == SB_OK && n >= size)
+        s = sb_error_set(err, SB_E_INVALID, 0, "'%s' is larger than %zu bytes", path, size - 1);
+    if (fd >= 0)
+        close(fd);
+    free(path);
+    buf[s == SB_OK ? n : 0] = '\0';
+    if (len && s == SB_OK)
+        *len = n;
+    return s;
 }

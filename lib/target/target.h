@@ -17,6 +17,7 @@
 #define SB_TARGET_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "storbench/result.h"
@@ -124,6 +125,73 @@ unsigned sb_testfile_dio_align(const sb_testfile *f);
 
 /* Sets the file's size (directories only; a no-op on a device). */
 SB_MUST_CHECK sb_status sb_testfile_truncate(sb_testfile *f, uint64_t size, sb_error *err);
+
+/* ---- named files: a runner's own files that outlive its run ------------ */
+
+/* A directory target can hold files whose names the runner chooses and
+ * which stay after the run: storbench verify's data files and manifest,
+ * which `verify --write-only` leaves for a later `verify --read-only`.
+ * Unlike a test file, a named file is never unlinked by sb_testfile_remove
+ * or sb_target_close (they only close it); sb_target_remove_named removes
+ * it when the runner decides. Every function below refuses (SB_E_INVALID)
+ * a target that is not a directory, and a name that is empty, "." or ".."
+ * or holds a '/'; it takes the name only for the call. A failed system
+ * call gives the errno's status with errnum set (sb_error_sys: ENOENT is
+ * SB_E_NOTFOUND, EACCES and EROFS SB_E_PERM, ENOSPC SB_E_NOSPACE), except
+ * that a name already taken is SB_E_BUSY (errnum EEXIST). err may be
+ * NULL. */
+
+typedef enum sb_named_open {
+    /* Creates the file, exclusively (O_EXCL, mode 0600), read-write: a file
+     * of that name that exists is left alone (SB_E_BUSY). Needs a target
+     * opened with SB_TARGET_WRITE (SB_E_PERM otherwise). */
+    SB_NAMED_CREATE,
+    /* Opens the file as it is, for reading only, whatever the target's
+     * flags: SB_E_NOTFOUND when there is none, SB_E_INVALID when it is not
+     * a regular file. */
+    SB_NAMED_READ,
+} sb_named_open;
+
+/* Opens the file name of directory target t as how says. *out (NULL on
+ * failure) is a test file like any other: its descriptor, its size, its
+ * O_DIRECT descriptor (sb_testfile_direct_fd, opened read-only for
+ * SB_NAMED_READ) and sb_testfile_truncate work as for a test file, and it
+ * is the target's one open test file (SB_E_INVALID while another is open).
+ * sb_testfile_remove closes it and leaves it where it is
+ * (sb_testfile_is_ours is false). Messages: "cannot create 'PATH'",
+ * "cannot open 'PATH'". */
+SB_MUST_CHECK sb_status sb_target_open_named(sb_target *t, const char *name, sb_named_open how,
+                                             sb_testfile **out, sb_error *err);
+
+/* Removes the file name from directory target t, also when t was opened
+ * for reading only (a runner that has read its files back removes them).
+ * A name that is not there is not an error, also on a read-only filesystem
+ * (where unlink says EROFS for any name): SB_OK. A file that is there and
+ * stays ("cannot remove 'PATH'"): the errno's status, SB_E_PERM for EROFS
+ * or EACCES. The caller names only files it created: nothing here checks
+ * whose the file is. */
+SB_MUST_CHECK sb_status sb_target_remove_named(sb_target *t, const char *name, sb_error *err);
+
+/* Writes the len bytes of text as the whole content of the file name in
+ * directory target t, in one write(2), and makes them durable (fsync)
+ * before returning: a small file such as a manifest. replace false: the
+ * file is created exclusively (mode 0600; SB_E_BUSY when it exists); true:
+ * created or emptied, then written. Needs a target opened with
+ * SB_TARGET_WRITE (SB_E_PERM otherwise). A failure to open, write (a short
+ * write counts as ENOSPC), fsync or close: "cannot write 'PATH'"; what was
+ * created stays, empty or partly written, for the caller to remove. The
+ * file is the caller's: the target never removes it. */
+SB_MUST_CHECK sb_status sb_target_write_named_text(sb_target *t, const char *name, const char *text,
+                                                   size_t len, bool replace, sb_error *err);
+
+/* Reads the whole file name of directory target t into buf (size bytes,
+ * the caller's), NUL-terminated; *len (may be NULL) receives its length.
+ * SB_E_NOTFOUND when there is none; SB_E_INVALID when it is not a regular
+ * file or holds size bytes or more ("'PATH' is larger than N bytes");
+ * "cannot read 'PATH'" otherwise. On failure buf holds "" (when size > 0)
+ * and *len is 0. Any target flags. */
+SB_MUST_CHECK sb_status sb_target_read_named_text(sb_target *t, const char *name, char *buf,
+                                                  size_t size, size_t *len, sb_error *err);
 
 /* Makes a range cold: flushes the file (fsync) and asks the kernel to drop
  * its cached pages (POSIX_FADV_DONTNEED). len 0 means to the end. */

@@ -5,13 +5,23 @@
  * sda2 and sdb1, /boot on sda1, sdc free), rootbtrfs (/ on a btrfs
  * subvolume of nvme0n1p2: an anonymous 0:N device in mountinfo, nvme0n1p3
  * free) and pi (/ on the SD card's partition mmcblk0p2, a USB disk stacked
- * under dm-0, a free one).
+ * under dm-0, a free one). And the named files of a directory target
+ * (lib/target/target.c), on real files in a temporary directory: created
+ * exclusively and kept, opened for reading, removed, written and read back
+ * as small text files; every refusal with its status, errno and message,
+ * and every call also with err == NULL.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -80,11 +90,331 @@ static void test_holds_root_missing_tree(void **state)
     assert_false(sb_probe_device_holds_root(SB_TEST_DATA "/probe/bare", 179, 0, why, sizeof why));
 }
 
+/* ---- named files ---------------------------------------------------------- */
+
+typedef struct tmpdir {
+    char dir[256];
+    char path[512]; /* scratch: a file in dir */
+} tmpdir;
+
+static tmpdir *tmp_make(void)
+{
+    tmpdir *d = calloc(1, sizeof *d);
+    assert_non_null(d);
+    const char *base = getenv("TMPDIR");
+    snprintf(d->dir, sizeof d->dir, "%s/sb-target-XXXXXX", base && *base ? base : "/tmp");
+    assert_non_null(mkdtemp(d->dir));
+    return d;
+}
+
+static const char *tmp_file(tmpdir *d, const char *name)
+{
+    snprintf(d->path, sizeof d->path, "%s/%s", d->dir, name);
+    return d->path;
+}
+
+static bool tmp_exists(tmpdir *d, const char *name)
+{
+    struct stat st;
+    return lstat(tmp_file(d, name), &st) == 0;
+}
+
+/* Removes what the tests leave (files, one subdirectory) and the directory. */
+static void tmp_free(tmpdir *d)
+{
+    static const char *const names[] = { "a.dat", "b.dat", "m.txt", "sub" };
+    chmod(d->dir, 0700);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (unlink(tmp_file(d, names[i])) != 0)
+            rmdir(d->path);
+    rmdir(d->dir);
+    free(d);
+}
+
+static sb_target *tmp_target(tmpdir *d, unsigned flags)
+{
+    sb_target *t = NULL;
+    sb_error err;
+    if (sb_target_open(d->dir, flags, &t, &err) != SB_OK)
+        fail_msg("sb_target_open('%s'): %s", d->dir, err.msg);
+    return t;
+}
+
+static void expect(sb_status got, const sb_error *err, sb_status want, int errnum, const char *part)
+{
+    if (got != want || err->status != want || (errnum >= 0 && err->errnum != errnum) ||
+        (part && !strstr(err->msg, part)))
+        fail_msg("status %d (want %d), errnum %d (want %d), '%s' (want '%s')", (int)got, (int)want,
+                 err->errnum, errnum, err->msg, part ? part : "");
+}
+
+static void test_named_create_keeps(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    sb_testfile *f = NULL, *g = NULL;
+    sb_error err;
+    assert_int_equal(sb_target_open_named(t, "a.dat", SB_NAMED_CREATE, &f, &err), SB_OK);
+    assert_string_equal(sb_testfile_path(f), tmp_file(d, "a.dat"));
+    assert_false(sb_testfile_is_ours(f));
+    assert_int_equal(write(sb_testfile_fd(f), "0123456789", 10), 10);
+    assert_int_equal(sb_testfile_size(f), 10);
+    assert_int_equal(sb_testfile_truncate(f, 4, &err), SB_OK);
+    assert_int_equal(sb_testfile_size(f), 4);
+    struct stat st;
+    assert_int_equal(fstat(sb_testfile_fd(f), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    /* One open file at a time, as for test files. */
+    expect(sb_target_open_named(t, "b.dat", SB_NAMED_CREATE, &g, &err), &err, SB_E_INVALID, -1,
+           "already has an open test file");
+    assert_null(g);
+    assert_false(tmp_exists(d, "b.dat"));
+    /* Closed, and kept. */
+    sb_testfile_remove(f);
+    assert_true(tmp_exists(d, "a.dat"));
+    /* A name that is taken is left alone. */
+    expect(sb_target_open_named(t, "a.dat", SB_NAMED_CREATE, &f, &err), &err, SB_E_BUSY, EEXIST,
+           "cannot create '");
+    assert_null(f);
+    assert_int_equal(sb_target_open_named(t, "a.dat", SB_NAMED_CREATE, &f, NULL), SB_E_BUSY);
+    assert_int_equal(lstat(tmp_file(d, "a.dat"), &st), 0);
+    assert_int_equal(st.st_size, 4);
+    /* sb_target_close closes a named file that is still open, and keeps it. */
+    assert_int_equal(sb_target_open_named(t, "b.dat", SB_NAMED_CREATE, &f, NULL), SB_OK);
+    sb_target_close(t);
+    assert_true(tmp_exists(d, "b.dat"));
+    /* Creating needs a target opened for writing. */
+    t = tmp_target(d, 0);
+    expect(sb_target_open_named(t, "m.txt", SB_NAMED_CREATE, &f, &err), &err, SB_E_PERM, 0,
+           "opened for reading only");
+    assert_false(tmp_exists(d, "m.txt"));
+    sb_target_close(t);
+    tmp_free(d);
+}
+
+static void test_named_read(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    assert_int_equal(sb_target_write_named_text(t, "a.dat", "abc", 3, false, NULL), SB_OK);
+    sb_target_close(t);
+    /* Any target flags will do for reading. */
+    t = tmp_target(d, 0);
+    sb_testfile *f = NULL;
+    sb_error err;
+    expect(sb_target_open_named(t, "b.dat", SB_NAMED_READ, &f, &err), &err, SB_E_NOTFOUND, ENOENT,
+           "cannot open '");
+    assert_null(f);
+    assert_int_equal(sb_target_open_named(t, "b.dat", SB_NAMED_READ, &f, NULL), SB_E_NOTFOUND);
+    assert_false(tmp_exists(d, "b.dat"));
+    assert_int_equal(mkdir(tmp_file(d, "sub"), 0700), 0);
+    expect(sb_target_open_named(t, "sub", SB_NAMED_READ, &f, &err), &err, SB_E_INVALID, 0,
+           "not a regular file");
+    assert_int_equal(sb_target_open_named(t, "a.dat", SB_NAMED_READ, &f, &err), SB_OK);
+    char buf[8] = "";
+    assert_int_equal(read(sb_testfile_fd(f), buf, sizeof buf), 3);
+    assert_memory_equal(buf, "abc", 3);
+    assert_int_equal(fcntl(sb_testfile_fd(f), F_GETFL) & O_ACCMODE, O_RDONLY);
+    /* The O_DIRECT descriptor, where the filesystem has one, is read-only
+     * too: reading back works on a read-only filesystem. */
+    int dfd = -1;
+    if (sb_testfile_direct_fd(f, &dfd, &err) == SB_OK)
+        assert_int_equal(fcntl(dfd, F_GETFL) & O_ACCMODE, O_RDONLY);
+    else
+        assert_int_equal(err.status, SB_E_UNSUPPORTED);
+    sb_testfile_remove(f);
+    assert_true(tmp_exists(d, "a.dat"));
+    sb_target_close(t);
+    tmp_free(d);
+}
+
+static void test_named_refusals(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    static const char *const bad[] = { "", ".", "..", "a/b", "/a" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        sb_testfile *f = NULL;
+        sb_error err;
+        char buf[16];
+        expect(sb_target_open_named(t, bad[i], SB_NAMED_CREATE, &f, &err), &err, SB_E_INVALID, 0,
+               "is not a file name");
+        assert_null(f);
+        assert_int_equal(sb_target_open_named(t, bad[i], SB_NAMED_READ, &f, NULL), SB_E_INVALID);
+        assert_int_equal(sb_target_remove_named(t, bad[i], NULL), SB_E_INVALID);
+        assert_int_equal(sb_target_write_named_text(t, bad[i], "x", 1, true, NULL), SB_E_INVALID);
+        assert_int_equal(sb_target_read_named_text(t, bad[i], buf, sizeof buf, NULL, NULL),
+                         SB_E_INVALID);
+    }
+    /* A target that is not a directory has no named files. */
+    assert_int_equal(sb_target_write_named_text(t, "a.dat", "x", 1, false, NULL), SB_OK);
+    sb_target *ft = NULL;
+    assert_int_equal(sb_target_open(tmp_file(d, "a.dat"), SB_TARGET_FILE_OK, &ft, NULL), SB_OK);
+    sb_testfile *f = NULL;
+    sb_error err;
+    expect(sb_target_open_named(ft, "b.dat", SB_NAMED_READ, &f, &err), &err, SB_E_INVALID, 0,
+           "is not a directory");
+    assert_int_equal(sb_target_remove_named(ft, "b.dat", NULL), SB_E_INVALID);
+    sb_target_close(ft);
+    sb_target_close(t);
+    tmp_free(d);
+}
+
+static void test_named_remove(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    sb_error err;
+    /* Absent: not an error. */
+    assert_int_equal(sb_target_remove_named(t, "a.dat", &err), SB_OK);
+    assert_int_equal(sb_target_remove_named(t, "a.dat", NULL), SB_OK);
+    assert_int_equal(sb_target_write_named_text(t, "a.dat", "x", 1, false, NULL), SB_OK);
+    assert_int_equal(sb_target_write_named_text(t, "b.dat", "x", 1, false, NULL), SB_OK);
+    assert_int_equal(sb_target_remove_named(t, "a.dat", &err), SB_OK);
+    assert_false(tmp_exists(d, "a.dat"));
+    sb_target_close(t);
+    /* A target opened for reading removes what it has read back. */
+    t = tmp_target(d, 0);
+    assert_int_equal(sb_target_remove_named(t, "b.dat", NULL), SB_OK);
+    assert_false(tmp_exists(d, "b.dat"));
+    /* A name that is there and stays: the errno's status (a directory:
+     * EISDIR, invalid). */
+    assert_int_equal(mkdir(tmp_file(d, "sub"), 0700), 0);
+    expect(sb_target_remove_named(t, "sub", &err), &err, SB_E_INVALID, EISDIR, "cannot remove '");
+    assert_int_equal(sb_target_remove_named(t, "sub", NULL), SB_E_INVALID);
+    assert_true(tmp_exists(d, "sub"));
+    sb_target_close(t);
+    tmp_free(d);
+}
+
+static void test_named_text(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    sb_error err;
+    char buf[16];
+    size_t len = 99;
+    expect(sb_target_read_named_text(t, "m.txt", buf, sizeof buf, &len, &err), &err, SB_E_NOTFOUND,
+           ENOENT, "cannot read '");
+    assert_string_equal(buf, "");
+    assert_int_equal(len, 0);
+    assert_int_equal(sb_target_read_named_text(t, "m.txt", buf, sizeof buf, NULL, NULL),
+                     SB_E_NOTFOUND);
+    /* Created exclusively ... */
+    assert_int_equal(sb_target_write_named_text(t, "m.txt", "one\n", 4, false, &err), SB_OK);
+    expect(sb_target_write_named_text(t, "m.txt", "two\n", 4, false, &err), &err, SB_E_BUSY, EEXIST,
+           "cannot write '");
+    assert_int_equal(sb_target_write_named_text(t, "m.txt", "two\n", 4, false, NULL), SB_E_BUSY);
+    assert_int_equal(sb_target_read_named_text(t, "m.txt", buf, sizeof buf, &len, &err), SB_OK);
+    assert_string_equal(buf, "one\n");
+    assert_int_equal(len, 4);
+    struct stat st;
+    assert_int_equal(lstat(tmp_file(d, "m.txt"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    /* ... or replaced, shorter than before. */
+    assert_int_equal(sb_target_write_named_text(t, "m.txt", "2\n", 2, true, NULL), SB_OK);
+    assert_int_equal(sb_target_read_named_text(t, "m.txt", buf, sizeof buf, &len, NULL), SB_OK);
+    assert_string_equal(buf, "2\n");
+    assert_int_equal(len, 2);
+    /* Replacing creates the file when there is none. */
+    assert_int_equal(sb_target_write_named_text(t, "a.dat", "0123456789abcdef", 16, true, NULL),
+                     SB_OK);
+    /* A file that does not fit buf (with its NUL) is refused, buf empty. */
+    expect(sb_target_read_named_text(t, "a.dat", buf, sizeof buf, &len, &err), &err, SB_E_INVALID,
+           0, "is larger than 15 bytes");
+    assert_string_equal(buf, "");
+    assert_int_equal(len, 0);
+    char big[17];
+    assert_int_equal(sb_target_read_named_text(t, "a.dat", big, sizeof big, &len, NULL), SB_OK);
+    assert_int_equal(len, 16);
+    assert_string_equal(big, "0123456789abcdef");
+    assert_int_equal(mkdir(tmp_file(d, "sub"), 0700), 0);
+    expect(sb_target_read_named_text(t, "sub", buf, sizeof buf, &len, &err), &err, SB_E_INVALID, 0,
+           "not a regular file");
+    sb_target_close(t);
+    /* Reading needs no write permission; writing does. */
+    t = tmp_target(d, 0);
+    assert_int_equal(sb_target_read_named_text(t, "m.txt", buf, sizeof buf, NULL, NULL), SB_OK);
+    expect(sb_target_write_named_text(t, "m.txt", "3\n", 2, true, &err), &err, SB_E_PERM, 0,
+           "opened for reading only");
+    assert_int_equal(sb_target_write_named_text(t, "b.dat", "3\n", 2, false, NULL), SB_E_PERM);
+    assert_false(tmp_exists(d, "b.dat"));
+    sb_target_close(t);
+    tmp_free(d);
+}
+
+/* The directory gone after the target was opened: every call says
+ * SB_E_NOTFOUND with ENOENT, except removing, for which there is nothing
+ * to do. */
+static void test_named_missing_dir(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    assert_int_equal(rmdir(d->dir), 0);
+    sb_testfile *f = NULL;
+    sb_error err;
+    char buf[16];
+    expect(sb_target_open_named(t, "a.dat", SB_NAMED_CREATE, &f, &err), &err, SB_E_NOTFOUND, ENOENT,
+           "cannot create '");
+    assert_int_equal(sb_target_open_named(t, "a.dat", SB_NAMED_READ, &f, NULL), SB_E_NOTFOUND);
+    expect(sb_target_write_named_text(t, "m.txt", "x", 1, false, &err), &err, SB_E_NOTFOUND, ENOENT,
+           "cannot write '");
+    assert_int_equal(sb_target_write_named_text(t, "m.txt", "x", 1, true, NULL), SB_E_NOTFOUND);
+    assert_int_equal(sb_target_read_named_text(t, "m.txt", buf, sizeof buf, NULL, NULL),
+                     SB_E_NOTFOUND);
+    assert_int_equal(sb_target_remove_named(t, "a.dat", &err), SB_OK);
+    sb_target_close(t);
+    assert_int_equal(mkdir(d->dir, 0700), 0);
+    tmp_free(d);
+}
+
+/* A directory that storbench may not write: SB_E_PERM with EACCES. */
+static void test_named_unwritable_dir(void **state)
+{
+    (void)state;
+    if (geteuid() == 0) {
+        printf("SKIP: test_named_unwritable_dir: root ignores directory permissions (run the "
+               "unit tests as another user to cover EACCES)\n");
+        skip();
+    }
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    assert_int_equal(sb_target_write_named_text(t, "a.dat", "x", 1, false, NULL), SB_OK);
+    assert_int_equal(chmod(d->dir, 0500), 0);
+    sb_testfile *f = NULL;
+    sb_error err;
+    expect(sb_target_open_named(t, "b.dat", SB_NAMED_CREATE, &f, &err), &err, SB_E_PERM, EACCES,
+           "cannot create '");
+    assert_int_equal(sb_target_open_named(t, "b.dat", SB_NAMED_CREATE, &f, NULL), SB_E_PERM);
+    expect(sb_target_write_named_text(t, "m.txt", "x", 1, false, &err), &err, SB_E_PERM, EACCES,
+           "cannot write '");
+    assert_int_equal(sb_target_write_named_text(t, "m.txt", "x", 1, true, NULL), SB_E_PERM);
+    expect(sb_target_remove_named(t, "a.dat", &err), &err, SB_E_PERM, EACCES, "cannot remove '");
+    assert_int_equal(sb_target_remove_named(t, "a.dat", NULL), SB_E_PERM);
+    assert_true(tmp_exists(d, "a.dat"));
+    /* A name that is not there is still no error. */
+    assert_int_equal(sb_target_remove_named(t, "b.dat", NULL), SB_OK);
+    /* Reading what is there needs no write permission. */
+    char buf[4];
+    assert_int_equal(sb_target_read_named_text(t, "a.dat", buf, sizeof buf, NULL, NULL), SB_OK);
+    sb_target_close(t);
+    tmp_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_device_write_rule),
-        cmocka_unit_test(test_holds_root_missing_tree),
+        cmocka_unit_test(test_device_write_rule),    cmocka_unit_test(test_holds_root_missing_tree),
+        cmocka_unit_test(test_named_create_keeps),   cmocka_unit_test(test_named_read),
+        cmocka_unit_test(test_named_refusals),       cmocka_unit_test(test_named_remove),
+        cmocka_unit_test(test_named_text),           cmocka_unit_test(test_named_missing_dir),
+        cmocka_unit_test(test_named_unwritable_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
