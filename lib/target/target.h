@@ -157,9 +157,10 @@ typedef enum sb_named_open {
  * O_DIRECT descriptor (sb_testfile_direct_fd, opened read-only for
  * SB_NAMED_READ) and sb_testfile_truncate work as for a test file, and it
  * is the target's one open test file (SB_E_INVALID while another is open).
- * sb_testfile_remove closes it and leaves it where it is
- * (sb_testfile_is_ours is false). Messages: "cannot create 'PATH'",
- * "cannot open 'PATH'". */
+ * The caller owns *out and ends it with sb_testfile_remove, which closes
+ * its descriptors and leaves the file where it is (sb_testfile_is_ours is
+ * false); sb_target_close does the same for one still open. Messages:
+ * "cannot create 'PATH'", "cannot open 'PATH'". */
 SB_MUST_CHECK sb_status sb_target_open_named(sb_target *t, const char *name, sb_named_open how,
                                              sb_testfile **out, sb_error *err);
 
