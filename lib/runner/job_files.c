@@ -89,7 +89,7 @@ static sb_status existing_size(const sb_job *j, const char *path, uint64_t *size
     if (kind == SB_TARGET_DIRECTORY)
         return sb_job_fail(err, SB_E_INVALID, j,
                            "filename '%s' is a directory (use directory= for a directory)", path);
-    if (kind == SB_TARGET_OTHER)
+    if (kind == SB_TARGET_CHARDEV || kind == SB_TARGET_OTHER)
         return sb_job_fail(err, SB_E_INVALID, j, "'%s' is neither a file nor a block device", path);
     return SB_OK;
 }

@@ -389,7 +389,7 @@ sb_status sb_verify_run(const sb_verify_config *c, const char *path, sb_run *run
     /* What cannot be examined is left to sb_target_open to report. */
     sb_target_kind kind;
     uint64_t size;
-    if (sb_target_stat(path, &kind, &size, NULL) == SB_OK && kind == SB_TARGET_OTHER)
+    if (sb_target_stat(path, &kind, &size, NULL) == SB_OK && kind == SB_TARGET_CHARDEV)
         return sb_error_set(err, SB_E_INVALID, 0,
                             "'%s' is a character device: verify takes a directory or a block "
                             "device",

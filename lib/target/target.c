@@ -113,6 +113,7 @@ static sb_target_kind kind_of(const struct stat *st)
     return S_ISDIR(st->st_mode)   ? SB_TARGET_DIRECTORY
            : S_ISBLK(st->st_mode) ? SB_TARGET_DEVICE
            : S_ISREG(st->st_mode) ? SB_TARGET_FILE
+           : S_ISCHR(st->st_mode) ? SB_TARGET_CHARDEV
                                   : SB_TARGET_OTHER;
 }
 
@@ -150,7 +151,7 @@ sb_status sb_target_open(const char *path, unsigned flags, sb_target **out, sb_e
                             "'%s' is a regular file: give a directory (storbench creates its "
                             "test files there) or a block device",
                             path);
-    if (kind == SB_TARGET_OTHER)
+    if (kind == SB_TARGET_CHARDEV || kind == SB_TARGET_OTHER)
         return sb_error_set(err, SB_E_INVALID, 0,
                             (flags & SB_TARGET_FILE_OK)
                                 ? "'%s' is neither a block device nor a regular file"

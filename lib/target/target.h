@@ -26,8 +26,9 @@
 typedef enum sb_target_kind {
     SB_TARGET_DIRECTORY,
     SB_TARGET_DEVICE,
-    SB_TARGET_FILE,  /* a regular file */
-    SB_TARGET_OTHER, /* a character device, a FIFO, a socket: never a target */
+    SB_TARGET_FILE,    /* a regular file */
+    SB_TARGET_CHARDEV, /* a character device: never a target */
+    SB_TARGET_OTHER,   /* a FIFO, a socket: never a target */
 } sb_target_kind;
 
 enum {
