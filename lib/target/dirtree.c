@@ -10,12 +10,14 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "target/dirtree.h"
 
 #define DIR_FLAGS (O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW)
@@ -216,24 +218,21 @@ static sb_status file_fail(const sb_dirtree *tree, unsigned set, const char *wha
     return sb_error_sys(err, e, "%s '%s' in '%s' failed", what, name, dir);
 }
 
-/* Moves size_bytes between the file open as fd and buf, chunk_bytes per
- * call (writing when wr), through EINTR and short transfers (which go on
- * in the same chunk). 0, or the errno of the failure (-1: a read met the
- * end of the file, or a write moved nothing). */
-static int move_all(int fd, bool wr, char *buf, size_t chunk_bytes, uint64_t size_bytes)
+/* Moves size_bytes between the file name of set, open as fd, and buf
+ * (writing when wr): one engine transfer of chunk_bytes at a time, as a
+ * program that writes or reads a file in chunks of that size. */
+static sb_status move_all(const sb_dirtree *tree, unsigned set, const char *name, int fd, bool wr,
+                          char *buf, size_t chunk_bytes, uint64_t size_bytes, sb_error *err)
 {
+    char path[PATH_MAX];
+    snprintf(path, sizeof path, "%s/%s", tree->sets[set].path, name);
+    sb_io_file io = { .eng = &sb_engine_sync, .fd = fd, .path = path };
     for (uint64_t done = 0; done < size_bytes;) {
-        size_t in = (size_t)(done % chunk_bytes), room = chunk_bytes - in;
-        size_t want = size_bytes - done < room ? (size_t)(size_bytes - done) : room;
-        ssize_t r = wr ? write(fd, buf + in, want) : read(fd, buf + in, want);
-        if (r > 0)
-            done += (uint64_t)r;
-        else if (r == 0)
-            return -1;
-        else if (errno != EINTR)
-            return errno;
+        size_t want = size_bytes - done < chunk_bytes ? (size_t)(size_bytes - done) : chunk_bytes;
+        SB_TRY(sb_engine_xfer(&io, wr, buf, want, (int64_t)done, NULL, err));
+        done += want;
     }
-    return 0;
+    return SB_OK;
 }
 
 sb_status sb_dirtree_create_file(sb_dirtree *tree, unsigned set, unsigned dir, const char *name,
@@ -248,15 +247,13 @@ sb_status sb_dirtree_create_file(sb_dirtree *tree, unsigned set, unsigned dir, c
     int fd = openat(dfd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0600);
     if (fd < 0)
         return file_fail(tree, set, "creating", name, errno, err);
-    /* write() only reads buf. */
-    int e = move_all(fd, true, (char *)buf, chunk_bytes, size_bytes);
-    const char *what = "writing";
-    if (!e && sync && (fsync(fd) != 0 || fsync(dfd) != 0)) {
+    /* A write only reads buf. */
+    sb_status st = move_all(tree, set, name, fd, true, (char *)buf, chunk_bytes, size_bytes, err);
+    int e = 0;
+    if (st == SB_OK && sync && (fsync(fd) != 0 || fsync(dfd) != 0))
         e = errno;
-        what = "syncing";
-    }
     close(fd);
-    return e ? file_fail(tree, set, what, name, e, err) : SB_OK;
+    return e ? file_fail(tree, set, "syncing", name, e, err) : st;
 }
 
 sb_status sb_dirtree_read_file(sb_dirtree *tree, unsigned set, unsigned dir, const char *name,
@@ -275,9 +272,9 @@ sb_status sb_dirtree_read_file(sb_dirtree *tree, unsigned set, unsigned dir, con
     int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return file_fail(tree, set, "opening", name, errno, err);
-    int e = move_all(fd, false, buf, chunk_bytes, (uint64_t)st.st_size);
+    sb_status s = move_all(tree, set, name, fd, false, buf, chunk_bytes, (uint64_t)st.st_size, err);
     close(fd);
-    return e ? file_fail(tree, set, "reading", name, e, err) : SB_OK;
+    return s;
 }
 
 sb_status sb_dirtree_remove_file(sb_dirtree *tree, unsigned set, unsigned dir, const char *name,

@@ -13,6 +13,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "engine/engine.h"
 #include "probe/probe.h"
 #include "target/target.h"
 
@@ -583,15 +584,12 @@ sb_status sb_target_write_named_text(sb_target *t, const char *name, const char 
             s = named_fail(err, errno, "cannot write", path);
     }
     if (s == SB_OK) {
-        /* A short write of a small file means the filesystem is full. */
-        ssize_t r = write(fd, text, len);
-        int e = r == (ssize_t)len ? 0 : r < 0 ? errno : ENOSPC;
-        if (!e && fsync(fd) != 0)
-            e = errno;
-        if (close(fd) != 0 && !e)
-            e = errno;
-        if (e)
-            s = sb_error_sys(err, e, "cannot write '%s'", path);
+        sb_io_file io = { .eng = &sb_engine_psync, .fd = fd, .path = path };
+        s = sb_engine_xfer(&io, true, (void *)text, len, 0, NULL, err);
+        if (s == SB_OK)
+            s = sb_engine_flush(&io, SB_FLUSH_FILE, -1, err);
+        if (close(fd) != 0 && s == SB_OK)
+            s = sb_error_sys(err, errno, "cannot write '%s'", path);
     }
     free(path);
     return s;
@@ -610,17 +608,16 @@ sb_status sb_target_read_named_text(sb_target *t, const char *name, char *buf, s
     sb_status s = SB_OK;
     size_t n = 0;
     int fd = named_open_read("cannot read", path, &s, err);
-    while (fd >= 0 && s == SB_OK && n < size) {
-        ssize_t r = read(fd, buf + n, size - n);
-        if (r < 0 && errno != EINTR)
-            s = sb_error_sys(err, errno, "cannot read '%s'", path);
-        else if (r == 0)
-            break;
-        else if (r > 0)
-            n += (size_t)r;
-    }
-    if (s == SB_OK && n >= size)
+    struct stat st;
+    if (fd >= 0 && s == SB_OK && fstat(fd, &st) != 0)
+        s = sb_error_sys(err, errno, "cannot read '%s'", path);
+    if (fd >= 0 && s == SB_OK && (uint64_t)st.st_size >= size)
         s = sb_error_set(err, SB_E_INVALID, 0, "'%s' is larger than %zu bytes", path, size - 1);
+    if (fd >= 0 && s == SB_OK) {
+        sb_io_file io = { .eng = &sb_engine_psync, .fd = fd, .path = path };
+        n = (size_t)st.st_size;
+        s = sb_engine_xfer(&io, false, buf, n, 0, NULL, err);
+    }
     if (fd >= 0)
         close(fd);
     free(path);
