@@ -238,14 +238,8 @@ static sb_status uring_probe(sb_error *err)
     return sb_engine_unbuilt("io_uring", "liburing", "liburing-dev", err);
 }
 
-static sb_status uring_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
-{
-    (void)depth;
-    *out = NULL;
-    return uring_probe(err);
-}
-
-/* Never reached: init fails, so there is no instance to call them with. */
+/* Never reached: callers probe first. */
+#define uring_init sb_engine_unbuilt_init
 #define uring_queue sb_engine_unbuilt_queue
 #define uring_submit sb_engine_unbuilt_submit
 #define uring_reap sb_engine_unbuilt_reap

@@ -28,6 +28,13 @@ static sb_status no_instance(sb_error *err)
     return sb_error_set(err, SB_E_UNSUPPORTED, 0, "this I/O engine was not built in");
 }
 
+sb_status sb_engine_unbuilt_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
+{
+    (void)depth;
+    *out = NULL;
+    return no_instance(err);
+}
+
 sb_status sb_engine_unbuilt_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
 {
     (void)ctx;
