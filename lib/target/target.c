@@ -263,55 +263,103 @@ static unsigned dio_align_of(int fd, const sb_target *t)
     return t->logical_block ? t->logical_block : 4096;
 }
 
+/* Makes fd, open on path, the open test file of t, taking both over (on
+ * failure too: fd is closed, path freed and, when created, the file
+ * removed). keep: never unlinked; read_only: read whatever t's flags. */
+static sb_status adopt(sb_target *t, char *path, int fd, bool created, bool keep, bool read_only,
+                       sb_testfile **out, sb_error *err)
+{
+    sb_testfile *f = calloc(1, sizeof *f);
+    if (!f) {
+        close(fd);
+        if (created)
+            unlink(path);
+        free(path);
+        return sb_error_nomem(err, "for a test file");
+    }
+    *f = (sb_testfile){ .target = t,
+                        .path = path,
+                        .fd = fd,
+                        .direct_fd = -1,
+                        .keep = keep,
+                        .read_only = read_only,
+                        .dio_align = dio_align_of(fd, t) };
+    t->open_file = f;
+    *out = f;
+    return SB_OK;
+}
+
+/* A new file of our own in directory target t: our pid, a counter, and
+ * O_EXCL give a name nobody else uses. */
+static int create_unique(sb_target *t, char **path)
+{
+    int fd = -1;
+    errno = ENOMEM;
+    for (int tries = 0; tries < 1000 && fd < 0; tries++) {
+        free(*path);
+        if (asprintf(path, "%s/storbench-%ld-%u.tmp", t->path, (long)getpid(), t->next_file++) <
+            0) {
+            *path = NULL;
+            errno = ENOMEM;
+            break;
+        }
+        fd = open(*path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd < 0 && errno != EEXIST)
+            break;
+    }
+    return fd;
+}
+
 sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err)
 {
     *out = NULL;
     if (t->open_file)
         return sb_error_set(err, SB_E_INVALID, 0, "'%s' already has an open test file", t->path);
-    sb_testfile *f = calloc(1, sizeof *f);
-    if (!f)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
-    f->target = t;
-    f->fd = f->direct_fd = -1;
+    char *path = NULL;
+    int fd;
     if (t->kind == SB_TARGET_DIRECTORY) {
-        /* A name nobody else uses: our pid, a counter, and O_EXCL. */
-        for (int tries = 0; tries < 1000 && f->fd < 0; tries++) {
-            free(f->path);
-            if (asprintf(&f->path, "%s/storbench-%ld-%u.tmp", t->path, (long)getpid(),
-                         t->next_file++) < 0) {
-                f->path = NULL;
-                break;
-            }
-            f->fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-            if (f->fd < 0 && errno != EEXIST)
-                break;
-        }
+        fd = create_unique(t, &path);
     } else {
         /* A device is opened exclusively for writing, so that the kernel
          * refuses it while anything mounts it; a file is somebody's and
          * stays where it is. */
-        f->path = strdup(t->path);
-        f->keep = t->kind == SB_TARGET_FILE;
         int mode = !(t->flags & SB_TARGET_WRITE) ? O_RDONLY
                    : t->kind == SB_TARGET_DEVICE ? O_RDWR | O_EXCL
                                                  : O_RDWR;
-        if (f->path)
-            f->fd = open(f->path, mode | O_CLOEXEC);
+        path = strdup(t->path);
+        fd = path ? open(path, mode | O_CLOEXEC) : -1;
+        if (!path)
+            errno = ENOMEM;
     }
-    if (f->fd < 0) {
-        int e = f->path ? errno : ENOMEM;
+    if (fd < 0) {
         sb_status s =
-            sb_error_sys(err, e,
+            sb_error_sys(err, errno,
                          t->kind == SB_TARGET_DIRECTORY ? "cannot create a test file in '%s'"
                                                         : "cannot open '%s'",
                          t->path);
-        free(f->path);
-        free(f);
+        free(path);
         return s;
     }
-    f->dio_align = dio_align_of(f->fd, t);
-    t->open_file = f;
-    *out = f;
+    bool dir = t->kind == SB_TARGET_DIRECTORY;
+    return adopt(t, path, fd, dir, t->kind == SB_TARGET_FILE, false, out, err);
+}
+
+/* Somebody's file at path in t, found to exist: opened in place (read, or
+ * written when destroying its content was allowed). *fd is -1 on failure. */
+static sb_status open_existing(const sb_target *t, const char *path, int *fd, sb_error *err)
+{
+    struct stat st;
+    bool write = t->flags & SB_TARGET_WRITE;
+    *fd = -1;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' exists and is not a regular file", path);
+    if (write && !(t->flags & SB_TARGET_DESTRUCTIVE))
+        return sb_error_set(err, SB_E_PERM, 0,
+                            "'%s' exists and storbench did not create it: writing to it "
+                            "destroys its content and needs --destructive",
+                            path);
+    if ((*fd = open(path, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0)
+        return sb_error_sys(err, errno, "cannot open '%s'", path);
     return SB_OK;
 }
 
@@ -324,50 +372,21 @@ sb_status sb_testfile_open_named(sb_target *t, const char *name, sb_testfile **o
         return sb_error_set(err, SB_E_INVALID, 0, "'%s' already has an open test file", t->path);
     if (!*name || strchr(name, '/'))
         return sb_error_set(err, SB_E_INVALID, 0, "'%s' is not a file name", name);
-    sb_testfile *f = calloc(1, sizeof *f);
-    if (!f)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
-    f->target = t;
-    f->fd = f->direct_fd = -1;
-    if (asprintf(&f->path, "%s/%s", t->path, name) < 0) {
-        free(f);
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
-    }
+    char *path;
+    if (asprintf(&path, "%s/%s", t->path, name) < 0)
+        return sb_error_nomem(err, NULL);
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    bool created = fd >= 0;
     sb_status s = SB_OK;
-    f->fd = open(f->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (f->fd < 0 && errno == EEXIST) {
-        /* Somebody's file: read in place, written only when destroying
-         * its content was allowed, and never removed. */
-        struct stat st;
-        f->keep = true;
-        bool write = t->flags & SB_TARGET_WRITE;
-        if (stat(f->path, &st) != 0 || !S_ISREG(st.st_mode))
-            s = sb_error_set(err, SB_E_INVALID, 0, "'%s' exists and is not a regular file",
-                             f->path);
-        else if (write && !(t->flags & SB_TARGET_DESTRUCTIVE))
-            s = sb_error_set(err, SB_E_PERM, 0,
-                             "'%s' exists and storbench did not create it: writing to it "
-                             "destroys its content and needs --destructive",
-                             f->path);
-        else if ((f->fd = open(f->path, (write ? O_RDWR : O_RDONLY) | O_CLOEXEC)) < 0)
-            s = sb_error_set(err, errno == EACCES ? SB_E_PERM : SB_E_IO, errno, "cannot open '%s'",
-                             f->path);
-    } else if (f->fd < 0) {
-        int e = errno;
-        s = sb_error_set(err, e == ENOSPC ? SB_E_NOSPACE : SB_E_IO, e, "cannot create '%s'",
-                         f->path);
-    }
+    if (fd < 0 && errno == EEXIST)
+        s = open_existing(t, path, &fd, err);
+    else if (fd < 0)
+        s = sb_error_sys(err, errno, "cannot create '%s'", path);
     if (s != SB_OK) {
-        if (f->fd >= 0)
-            close(f->fd);
-        free(f->path);
-        free(f);
+        free(path);
         return s;
     }
-    f->dio_align = dio_align_of(f->fd, t);
-    t->open_file = f;
-    *out = f;
-    return SB_OK;
+    return adopt(t, path, fd, created, !created, false, out, err);
 }
 
 bool sb_testfile_is_ours(const sb_testfile *f)
@@ -521,13 +540,10 @@ sb_status sb_target_open_named(sb_target *t, const char *name, sb_named_open how
     bool create = how == SB_NAMED_CREATE;
     const char *what = create ? "cannot create" : "cannot open";
     sb_status s = SB_OK;
-    sb_testfile *f = NULL;
     if (t->open_file)
         s = sb_error_set(err, SB_E_INVALID, 0, "'%s' already has an open test file", t->path);
     else if (create)
         s = named_writable(t, what, path, err);
-    if (s == SB_OK && !(f = calloc(1, sizeof *f)))
-        s = sb_error_nomem(err, NULL);
     int fd = -1;
     if (s == SB_OK && create) {
         fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -537,20 +553,10 @@ sb_status sb_target_open_named(sb_target *t, const char *name, sb_named_open how
         fd = named_open_read(what, path, &s, err);
     }
     if (s != SB_OK) {
-        free(f);
         free(path);
         return s;
     }
-    *f = (sb_testfile){ .target = t,
-                        .path = path,
-                        .fd = fd,
-                        .direct_fd = -1,
-                        .keep = true,
-                        .read_only = !create,
-                        .dio_align = dio_align_of(fd, t) };
-    t->open_file = f;
-    *out = f;
-    return SB_OK;
+    return adopt(t, path, fd, create, true, !create, out, err);
 }
 
 sb_status sb_target_remove_named(sb_target *t, const char *name, sb_error *err)
