@@ -9,10 +9,13 @@
 #
 #     bench/overhead.sh                    # build-bench/ binaries, 15 rounds
 #     ROUNDS=5 STORBENCH=... MINLOOP=... bench/overhead.sh
+#     BASELINE=../old/build-bench/storbench bench/overhead.sh   # before/after
 #
 # Environment: STORBENCH, MINLOOP (binaries; default: build-bench/), ROUNDS
 # (default 15), POINTS (default "8:16m 512:64m 4096:64m", BS:SIZE each),
 # PIN (a CPU number: run every tool under `taskset -c PIN`; default none),
+# BASELINE (a second storbench binary, e.g. the build before a change: run
+# as one more tool in every round, with a storbench/baseline column),
 # OUT (raw data file). Needs no root. Takes 3-4 minutes (15 rounds; 31 rounds
 # took 5.5-8 minutes here).
 set -euo pipefail
@@ -25,6 +28,7 @@ export SB_TMP=${SB_TMP:-/dev/shm}
 
 STORBENCH=${STORBENCH:-$root/build-bench/storbench}
 MINLOOP=${MINLOOP:-$root/build-bench/bench/minloop}
+BASELINE=${BASELINE:-}
 ROUNDS=${ROUNDS:-15}
 POINTS=${POINTS:-"8:16m 512:64m 4096:64m"}
 PIN=${PIN:-}
@@ -32,7 +36,7 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-$here/data/overhead-$stamp.tsv}
 
 sb_require_cmd dd python3
-for b in "$STORBENCH" "$MINLOOP"; do
+for b in "$STORBENCH" "$MINLOOP" ${BASELINE:+"$BASELINE"}; do
     [[ -x $b ]] || sb_fail "$b is not built (meson setup build-bench && ninja -C build-bench)"
 done
 fs=$(stat -f -c %T "$SB_TMP")
@@ -54,10 +58,10 @@ bytes_of() { # 16m -> 16777216
 # started in the same pipeline (python3 takes ~30 ms to start) would compete
 # with the measurement for the CPU and the caches.
 
-# storbench_point DIRECTION BS SIZE: prints "mib_per_s seconds io_path".
+# storbench_point DIRECTION BS SIZE [BINARY]: prints "mib_per_s seconds io_path".
 storbench_point() {
     local csv
-    csv=$("${run[@]}" "$STORBENCH" sweep -q --size "$3" --bs "$2" --only "$1" -f csv "$dir")
+    csv=$("${run[@]}" "${4:-$STORBENCH}" sweep -q --size "$3" --bs "$2" --only "$1" -f csv "$dir")
     python3 -c 'import csv,sys
 r = list(csv.DictReader(sys.stdin))[0]
 assert r["complete"] == "yes", r["error"]
@@ -93,6 +97,10 @@ one() {
         storbench:*)
             res=$(storbench_point "$d" "$bs" "$size")
             iopath[$d:$bs]=${res##* }
+            res=${res% *}
+            ;;
+        baseline:*)
+            res=$(storbench_point "$d" "$bs" "$size" "$BASELINE")
             res=${res% *}
             ;;
         minloop:write)
@@ -132,11 +140,12 @@ printf 'round\ttool\tdirection\tbs_bytes\tsize\tmib_per_s\tseconds\tstorbench_io
     echo "# storbench: $STORBENCH ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)," \
         "$(git -C "$root" status --porcelain 2>/dev/null | grep -c . || true) uncommitted files;" \
         "binary built $(date -u -r "$STORBENCH" '+%F %T') UTC)"
+    [[ -z $BASELINE ]] || echo "# baseline: $BASELINE (built $(date -u -r "$BASELINE" '+%F %T') UTC)"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "# rounds: $ROUNDS, points: $POINTS${PIN:+, pinned to CPU $PIN}"
 } | tee "$OUT.header" >&2
 
-tools=(storbench minloop dd)
+tools=(storbench minloop dd ${BASELINE:+baseline})
 for d in write read; do
     for p in $POINTS; do
         bs=${p%%:*} size=${p#*:}
@@ -147,10 +156,11 @@ for d in write read; do
         iopath[$d:$bs]=${res##* }
         echo "$d bs=$bs size=$size: storbench io_path ${iopath[$d:$bs]}" >&2
         for ((round = 1; round <= ROUNDS; round++)); do
-            # storbench, minloop, dd; the next round starts one tool later,
-            # so no tool always runs first (after the previous point's work).
-            for ((k = 0; k < 3; k++)); do
-                one "${tools[(round - 1 + k) % 3]}" "$d" "$bs" "$size"
+            # storbench, minloop, dd (, baseline); the next round starts one
+            # tool later, so no tool always runs first (after the previous
+            # point's work).
+            for ((k = 0; k < ${#tools[@]}; k++)); do
+                one "${tools[(round - 1 + k) % ${#tools[@]}]}" "$d" "$bs" "$size"
             done
         done
     done
@@ -182,6 +192,26 @@ for k in pts:
         med["storbench"], med["minloop"], med["dd"], med["storbench"] / med["minloop"],
         statistics.median(ratios), min(ratios), max(ratios),
         max(rate["storbench"]) / max(rate["minloop"]), med["dd"] / med["minloop"]))
+base = [k for k in pts if any(r["tool"] == "baseline" for r in rows
+                              if (r["direction"], int(r["bs_bytes"]), r["size"]) == k)]
+if base:
+    print()
+    print("| direction | bs | size | storbench | baseline | storbench/baseline (medians)"
+          " | per-round ratio: median [min..max] | storbench/minloop | baseline/minloop |")
+    print("|---|---:|---:|---:|---:|---:|---|---:|---:|")
+for k in base:
+    sel = [r for r in rows if (r["direction"], int(r["bs_bytes"]), r["size"]) == k]
+    by_round = {}
+    for r in sel:
+        by_round.setdefault(r["round"], {})[r["tool"]] = float(r["mib_per_s"])
+    med = {t: statistics.median(v[t] for v in by_round.values())
+           for t in ("storbench", "baseline", "minloop")}
+    ratios = [v["storbench"] / v["baseline"] for v in by_round.values()]
+    print("| %s | %d | %s | %.2f | %.2f | %.3f | %.3f [%.3f..%.3f] | %.3f | %.3f |" % (
+        k[0], k[1], k[2], med["storbench"], med["baseline"], med["storbench"] / med["baseline"],
+        statistics.median(ratios), min(ratios), max(ratios),
+        statistics.median(v["storbench"] / v["minloop"] for v in by_round.values()),
+        statistics.median(v["baseline"] / v["minloop"] for v in by_round.values())))
 print()
 print("MiB/s, medians of %d rounds; best = highest of the rounds." % len(by_round))
 EOF
