@@ -280,6 +280,23 @@ int cli_print_run(const sb_run *run, cli_output *out)
     return CLI_EXIT_OK;
 }
 
+int cli_render_file(const sb_run *run, sb_format fmt, const sb_report_opts *opts, FILE *f,
+                    const char *what)
+{
+    sb_sink sink;
+    sb_error err;
+    sb_sink_init_file(&sink, f);
+    if (sb_report_render(run, fmt, opts, &sink, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        return CLI_EXIT_FAIL;
+    }
+    if (what && fflush(f) != 0) {
+        cli_error("cannot write %s: %s", what, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
 /* A sink for notes and warnings: each whole line goes to stderr after
  * "storbench: ", clearing the progress line first. */
 static int notes_write(void *ctx, const char *data, size_t len)

@@ -91,6 +91,12 @@ int cli_output_open(cli_output *out);
 /* Renders run as asked, and closes the output file; returns a CLI_EXIT_*
  * code. A run without a single test prints nothing and removes the file. */
 int cli_print_run(const sb_run *run, cli_output *out);
+/* Renders run in fmt (opts NULL: the defaults) straight to f, which stays
+ * open, and flushes f unless what is NULL (a later fflush or fclose then
+ * reports what writing met). Returns a CLI_EXIT_* code; on failure prints
+ * one line: the renderer's error, or "cannot write WHAT: REASON". */
+int cli_render_file(const sb_run *run, sb_format fmt, const sb_report_opts *opts, FILE *f,
+                    const char *what);
 
 /* Maps the outcome of a measurement to an exit code, printing its error. */
 int cli_finish(sb_status st, const sb_error *err);

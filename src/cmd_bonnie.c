@@ -246,32 +246,9 @@ static void bonnie_progress(const sb_bonnie_progress *p, void *ctx)
                           p->elapsed_s);
 }
 
-static int print_text(const sb_run *run, FILE *f)
-{
-    sb_sink sink;
-    sb_error err;
-    sb_sink_init_file(&sink, f);
-    if (sb_report_bonnie_text(run, 0, &sink, &err) != SB_OK || fflush(f) != 0) {
-        cli_error("cannot write the report: %s", strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
-    return CLI_EXIT_OK;
-}
-
-static int print_csv(const sb_run *run)
-{
-    sb_sink sink;
-    sb_error err;
-    sb_sink_init_file(&sink, stdout);
-    if (sb_report_bonnie_csv(run, 0, &sink, &err) != SB_OK || fflush(stdout) != 0) {
-        cli_error("cannot write the CSV line: %s", strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
-    return CLI_EXIT_OK;
-}
-
-/* One run: measure, print, save. */
-static int measure_once(bonnie_args *a, const char *cmdline)
+/* One run: measure, print, save; header: bonnie++'s CSV header line first
+ * (-x), before anything is measured. */
+static int measure_once(bonnie_args *a, const char *cmdline, bool header)
 {
     sb_error err;
     sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
@@ -284,14 +261,22 @@ static int measure_once(bonnie_args *a, const char *cmdline)
         sb_run_free(run);
         return CLI_EXIT_FAIL;
     }
+    /* Unflushed, as the CSV lines that follow flush it. */
+    if (header &&
+        cli_render_file(run, SB_FORMAT_BONNIE_CSV, &(sb_report_opts){ .csv_header = true }, stdout,
+                        NULL) != CLI_EXIT_OK) {
+        sb_run_free(run);
+        return CLI_EXIT_FAIL;
+    }
     sb_status st = sb_bonnie_run(&a->cfg, a->dir, run, &err);
     cli_progress_done();
     int rc = CLI_EXIT_OK;
     if (run->n_targets > 0 && run->targets[0].n_tests > 0) {
         if (a->repeat <= 1)
-            rc = print_text(run, a->quiet ? stderr : stdout);
+            rc = cli_render_file(run, SB_FORMAT_TEXT, NULL, a->quiet ? stderr : stdout,
+                                 "the report");
         if (rc == CLI_EXIT_OK)
-            rc = print_csv(run);
+            rc = cli_render_file(run, SB_FORMAT_BONNIE_CSV, NULL, stdout, "the CSV line");
     }
     int rc2 = cli_finish(st, &err);
     /* Saved after printing, so a failure to save never costs the output. */
@@ -358,13 +343,8 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv)
         a.cfg.stop = cli_stop_flag();
         if (!a.quiet && isatty(STDERR_FILENO))
             a.cfg.progress = bonnie_progress;
-        if (a.repeat > 1) {
-            sb_sink sink;
-            sb_sink_init_file(&sink, stdout);
-            sb_report_bonnie_csv_header(&sink);
-        }
         for (unsigned i = 0; rc == CLI_EXIT_OK && i < a.repeat; i++)
-            rc = measure_once(&a, cmdline);
+            rc = measure_once(&a, cmdline, i == 0 && a.repeat > 1);
     }
     cli_save_free(&a.save);
     return rc < 0 ? CLI_EXIT_OK : rc;

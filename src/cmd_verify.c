@@ -111,40 +111,6 @@ static void verify_progress(const sb_verify_progress *p, void *ctx)
                       sb_format_bytes(p->total_bytes, t, sizeof t), rate, unit, eta);
 }
 
-/* Renders the run as asked, to the output file or stdout. */
-static int print_run(const sb_run *run, cli_output *out)
-{
-    if (run->n_targets == 0) {
-        if (out->file) {
-            fclose(out->file);
-            unlink(out->path);
-            out->file = NULL;
-        }
-        return CLI_EXIT_OK;
-    }
-    if (out->format != SB_FORMAT_TEXT)
-        return cli_print_run(run, out);
-    sb_buf buf = { 0 };
-    sb_sink sink;
-    sb_error err;
-    sb_sink_init_buf(&sink, &buf);
-    if (sb_report_verify(run, out->report.si, &sink, &err) != SB_OK) {
-        sb_buf_free(&buf);
-        cli_error("%s", err.msg);
-        return CLI_EXIT_FAIL;
-    }
-    FILE *f = out->file ? out->file : stdout;
-    bool ok = fwrite(buf.data ? buf.data : "", 1, buf.len, f) == buf.len;
-    ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
-    out->file = NULL;
-    sb_buf_free(&buf);
-    if (!ok) {
-        cli_error("writing %s failed: %s", out->path ? out->path : "the output", strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
-    return CLI_EXIT_OK;
-}
-
 /* The verdict as the exit status: 1 with one line on stderr when a sector
  * is not as written or the probe found a fake capacity. */
 static int verdict_rc(const sb_run *run)
@@ -207,7 +173,7 @@ static int measure_and_print(verify_args *a, const char *cmdline, const char *pa
     sb_status st = sb_verify_run(&a->cfg, path, run, &err);
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
     cli_progress_done();
-    rc = print_run(run, &a->out);
+    rc = cli_print_run(run, &a->out);
     int rc2 = st != SB_OK ? cli_finish(st, &err) : verdict_rc(run);
     int rc3 = cli_save_run(run, &a->save, a->out.quiet);
     sb_run_free(run);

@@ -237,19 +237,11 @@ static int measure_and_print(zcav_args *a, const char *cmdline)
     }
 
     for (size_t i = 0; rc == CLI_EXIT_OK && run->n_targets > 0 && i < (n_logs ? n_logs : 1); i++) {
+        /* One log per target: each holds its target alone. The logs are
+         * flushed when they are closed, below. */
         FILE *f = n_logs ? logs[i] : stdout;
-        sb_sink sink;
-        sb_sink_init_file(&sink, f);
-        sb_error rerr;
-        sb_status rs = n_logs > 1 ? sb_report_zcav_target(run, i, a->strict, &sink, &rerr)
-                                  : sb_report_zcav(run, a->strict, &sink, &rerr);
-        if (rs != SB_OK) {
-            cli_error("%s", rerr.msg);
-            rc = CLI_EXIT_FAIL;
-        } else if (f == stdout && fflush(f) != 0) {
-            cli_error("cannot write the output: %s", strerror(errno));
-            rc = CLI_EXIT_FAIL;
-        }
+        sb_report_opts o = { .target = n_logs > 1 ? i + 1 : 0, .zcav_strict = a->strict };
+        rc = cli_render_file(run, SB_FORMAT_ZCAV, &o, f, f == stdout ? "the output" : NULL);
     }
     for (size_t i = 0; i < n_logs; i++) {
         if (fclose(logs[i]) != 0 && rc == CLI_EXIT_OK) {

@@ -126,29 +126,4 @@ SB_MUST_CHECK sb_status sb_bonnie_check_config(const sb_bonnie_config *c, sb_err
 SB_MUST_CHECK sb_status sb_bonnie_run(const sb_bonnie_config *c, const char *dir, sb_run *run,
                                       sb_error *err);
 
-/* Rendering (lib/report/report_bonnie.c), of the "bonnie" tests of
- * run->targets[target]:
- *
- * sb_report_bonnie_text: bonnie++'s 80-column report (its layout, with
- * storbench's version), followed by storbench's own lines: the p99
- * latencies and a note that per-char tests measure CPU cost.
- *
- * sb_report_bonnie_csv: one line in bonnie++'s CSV format 1.98 (50 fields:
- * format_version, version, name, concurrency, seed, file_size,
- * io_chunk_size, seeks, seek_proc_count, then rate and %CPU of putc,
- * put_block, rewrite, getc, get_block, seeks, then num_files, max_size,
- * min_size, num_dirs, file_chunk_size, rate and %CPU of the six file tests,
- * then the twelve latencies as "NNus", "NNms" or "NNs"). "+++++" and "+++"
- * where a test ran under 0.5 s, empty fields for tests not run. Unlike
- * bonnie++ 2.00a it fills io_chunk_size and puts num_dirs in its own
- * field. sb_report_bonnie_csv_header is bonnie++'s header line (-x).
- *
- * SB_E_INVALID when there is no such target; otherwise fails only when
- * the sink fails. */
-SB_MUST_CHECK sb_status sb_report_bonnie_text(const sb_run *run, size_t target, sb_sink *sink,
-                                              sb_error *err);
-SB_MUST_CHECK sb_status sb_report_bonnie_csv(const sb_run *run, size_t target, sb_sink *sink,
-                                             sb_error *err);
-void sb_report_bonnie_csv_header(sb_sink *sink);
-
 #endif

@@ -104,14 +104,4 @@ void sb_job_engines_help(sb_sink *out);
 SB_MUST_CHECK sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run,
                                    sb_error *err);
 
-/* Renders every "job" (or "suite") test of run as fio 3.x's JSON output
- * (--output-format=json): "fio version" naming storbench, "timestamp",
- * "time", "global options", "jobs" with jobname, groupid, error,
- * "job options", read/write/trim objects (io_bytes, io_kbytes, bw_bytes,
- * bw, iops, runtime, total_ios, short_ios, slat_ns, clat_ns, lat_ns with
- * min/max/mean/stddev/N and clat_ns's "percentile" map keyed "99.000000",
- * bw_min/max/agg/mean/dev/samples, iops_min/max/mean/stddev/samples),
- * usr_cpu, sys_cpu, and "disk_util" (empty). */
-SB_MUST_CHECK sb_status sb_report_fio_json(const sb_run *run, sb_sink *sink, sb_error *err);
-
 #endif

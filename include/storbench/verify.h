@@ -149,10 +149,4 @@ sb_verify_class sb_verify_sector_check(const unsigned char *sector, uint64_t run
 bool sb_verify_sector_parse(const unsigned char *sector, uint64_t *run_id, uint64_t *offset,
                             uint64_t *total);
 
-/* Renders every "verify" test of run as text: per target its phases with
- * rates, the sector counts, the usable capacity and the verdict
- * (lib/report/report_verify.c). JSON goes through sb_report_render. Fails
- * only when the sink fails. */
-SB_MUST_CHECK sb_status sb_report_verify(const sb_run *run, bool si, sb_sink *sink, sb_error *err);
-
 #endif

@@ -108,28 +108,4 @@ double sb_zcav_trimmed_mean(const double *v, size_t n);
 SB_MUST_CHECK sb_status sb_zcav_run(const sb_zcav_config *c, const char *const *paths,
                                     size_t n_paths, sb_run *run, sb_error *err);
 
-/* Rendering (lib/report/report_zcav.c): every "zcav" test of run in zcav's
- * own format, so gnuplot scripts written for zcav plot it:
- *
- *   #block offset (GiB), MiB/s, time
- *   0.00 14.59 17.547
- *   # Read 1024 megs in 69 seconds, 14 megabytes per second.
- *
- * one "%.2f %.2f %.3f" line per block (offset in GiB, MiB/s, seconds) and a
- * "# Read" line per pass; with several passes, the "# Read" lines come
- * first, then "#loops: N", the header and the trimmed means, as zcav does.
- * zcav hides a block faster than one second in a comment line
- * ("#0.25 ++++ 0.512"); storbench prints it as a number unless strict.
- * Several targets are separated by two blank lines (gnuplot's `index`),
- * each after a "#device: PATH" comment. An incomplete test ends with a
- * "# incomplete: REASON" comment. Fails only when the sink fails. */
-SB_MUST_CHECK sb_status sb_report_zcav(const sb_run *run, bool strict, sb_sink *sink,
-                                       sb_error *err);
-
-/* As sb_report_zcav for run->targets[target] alone, without the "#device:"
- * line: exactly what zcav writes to that target's log. SB_E_INVALID when
- * there is no such target. */
-SB_MUST_CHECK sb_status sb_report_zcav_target(const sb_run *run, size_t target, bool strict,
-                                              sb_sink *sink, sb_error *err);
-
 #endif

@@ -1,5 +1,7 @@
 /*
- * report.c: format dispatch and the helpers every renderer uses.
+ * report.c: the one entry point that renders a run (sb_report_render picks
+ * the renderer of the format and, for text, of what the run holds), and the
+ * helpers every renderer uses.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,7 +11,6 @@
 
 #include "report/report_int.h"
 #include "storbench/units.h"
-#include "storbench/job.h"
 
 sb_status sb_report_parse_format(const char *s, sb_format *out, sb_error *err)
 {
@@ -29,19 +30,67 @@ sb_status sb_report_parse_format(const char *s, sb_format *out, sb_error *err)
                         s);
 }
 
+/* Whether any target of run has a test of this kind. */
+static bool holds(const sb_run *run, const char *kind)
+{
+    for (size_t i = 0; i < run->n_targets; i++)
+        for (size_t k = 0; k < run->targets[i].n_tests; k++)
+            if (strcmp(run->targets[i].tests[k].kind, kind) == 0)
+                return true;
+    return false;
+}
+
+/* The text of what run holds (report.h): the tables for storbench's sweep,
+ * suite and job results and imported fio runs; otherwise the text of the
+ * command that made the run; the tables (a header alone) for a run that
+ * holds nothing of that. */
+static sb_report_fn text_renderer(const sb_run *run)
+{
+    static const char *const tables[] = { "sweep", "suite", "job", "fio" };
+    static const struct {
+        const char *kind;
+        sb_report_fn fn;
+    } own[] = { { "bonnie", sb_report_bonnie_text },
+                { "verify", sb_report_verify_text },
+                { "zcav", sb_report_zcav } };
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+        if (holds(run, tables[i]))
+            return sb_report_tables_text;
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (holds(run, own[i].kind))
+            return own[i].fn;
+    return sb_report_tables_text;
+}
+
 sb_status sb_report_render(const sb_run *run, sb_format fmt, const sb_report_opts *opts,
                            sb_sink *sink, sb_error *err)
 {
     sb_report_opts defaults = { 0 };
     if (!opts)
         opts = &defaults;
-    switch (fmt) {
-    case SB_FORMAT_TEXT: return sb_report_text(run, opts, sink, err);
-    case SB_FORMAT_CSV: return sb_report_csv(run, opts, sink, err);
-    case SB_FORMAT_JSON: return sb_report_json(run, opts, sink, err);
-    case SB_FORMAT_FIO_JSON: return sb_report_fio_json(run, sink, err);
+    /* One target: the same run, seen with that target alone. */
+    sb_run one;
+    if (opts->target) {
+        if (opts->target > run->n_targets)
+            return sb_error_set(err, SB_E_INVALID, 0, "no target %zu in the run (it has %zu)",
+                                opts->target, run->n_targets);
+        one = *run;
+        one.targets = &run->targets[opts->target - 1];
+        one.n_targets = 1;
+        run = &one;
     }
-    return sb_error_set(err, SB_E_INVALID, 0, "unknown output format");
+    sb_report_fn fn = NULL;
+    switch (fmt) {
+    case SB_FORMAT_TEXT: fn = text_renderer(run); break;
+    case SB_FORMAT_CSV: fn = sb_report_csv; break;
+    case SB_FORMAT_JSON: fn = sb_report_json; break;
+    case SB_FORMAT_FIO_JSON: fn = sb_report_fio_json; break;
+    case SB_FORMAT_BONNIE_CSV: fn = sb_report_bonnie_csv; break;
+    case SB_FORMAT_ZCAV: fn = sb_report_zcav; break;
+    }
+    if (!fn)
+        return sb_error_set(err, SB_E_INVALID, 0, "unknown output format");
+    return fn(run, opts, sink, err);
 }
 
 double sb_report_unit_bytes(const sb_report_opts *o)

@@ -1,7 +1,7 @@
 /*
  * report_bonnie.c: bonnie++'s two outputs, from the "bonnie" tests of a
  * target: the 80-column text report and the CSV line of format 1.98 (the
- * layouts are described in bonnie.h). bonnie++ 2.00a's conventions carry
+ * layouts are described in storbench/report.h). bonnie++ 2.00a's conventions carry
  * over: K/sec as whole numbers in CSV, "k", "m" and "g" suffixes in the
  * text, "+++++" for a test that ran under 0.5 s, %CPU cut to a whole
  * number, latencies as whole us, ms or s.
@@ -11,7 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "storbench/bonnie.h"
+#include "report/report_int.h"
+#include "storbench/result_kinds.h"
 
 enum { NAME_WIDTH = 19 };
 
@@ -21,13 +22,15 @@ typedef struct view {
     const sb_run *run;
 } view;
 
-static sb_status make_view(const sb_run *run, size_t target, view *v, sb_error *err)
+/* The bonnie tests of the run's first target (sb_report_render has made
+ * the target asked for the first). */
+static sb_status make_view(const sb_run *run, view *v, sb_error *err)
 {
-    if (target >= run->n_targets)
-        return sb_error_set(err, SB_E_INVALID, 0, "no target %zu in the run", target);
+    if (run->n_targets == 0)
+        return sb_error_set(err, SB_E_INVALID, 0, "the run has no target for bonnie++'s output");
     memset(v, 0, sizeof *v);
     v->run = run;
-    v->tr = &run->targets[target];
+    v->tr = &run->targets[0];
     for (size_t i = 0; i < v->tr->n_tests; i++) {
         const sb_test *t = &v->tr->tests[i];
         if (strcmp(t->kind, "bonnie") != 0)
@@ -119,7 +122,8 @@ static void latency_text(char *buf, size_t len, double ns_d, bool allow_ns)
 
 /* ---- CSV ------------------------------------------------------------- */
 
-void sb_report_bonnie_csv_header(sb_sink *s)
+/* bonnie++'s header line (its -x), naming the fields of the CSV line. */
+static void csv_header(sb_sink *s)
 {
     sb_sink_puts(s, "format_version,bonnie_version,name,concurrency,seed,file_size,io_chunk_size,"
                     "seeks,seek_proc_count,putc,putc_cpu,put_block,put_block_cpu,rewrite,"
@@ -150,10 +154,15 @@ static void csv_stat(sb_sink *s, const sb_test *t, unsigned k)
     sb_sink_printf(s, ",%d", (int)sb_test_value(t, "cpu", 0));
 }
 
-sb_status sb_report_bonnie_csv(const sb_run *run, size_t target, sb_sink *s, sb_error *err)
+sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_sink *s,
+                               sb_error *err)
 {
+    if (o->csv_header) {
+        csv_header(s);
+        return sb_sink_status(s, err);
+    }
     view v;
-    SB_TRY(make_view(run, target, &v, err));
+    SB_TRY(make_view(run, &v, err));
     char a[32], b[32];
     sb_sink_printf(s, "1.98,storbench-%s,%s,%.0f,%s", run->version, machine(&v),
                    param(&v, 0, SB_BONNIE_N_TESTS - 1, "concurrency", 1),
@@ -318,10 +327,12 @@ static void file_section(sb_sink *s, const view *v)
     txt_latencies(s, v, f, l, "latency_p99", "Latency p99");
 }
 
-sb_status sb_report_bonnie_text(const sb_run *run, size_t target, sb_sink *s, sb_error *err)
+sb_status sb_report_bonnie_text(const sb_run *run, const sb_report_opts *o, sb_sink *s,
+                                sb_error *err)
 {
+    (void)o; /* bonnie++'s units: K/sec, whatever --si says */
     view v;
-    SB_TRY(make_view(run, target, &v, err));
+    SB_TRY(make_view(run, &v, err));
     if (any(&v, SB_BONNIE_PUTC, SB_BONNIE_SEEKS))
         io_section(s, &v);
     if (any(&v, SB_BONNIE_SEQ_CREATE, SB_BONNIE_RAN_DELETE))

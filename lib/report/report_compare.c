@@ -513,7 +513,9 @@ sb_status sb_compare_render(const sb_compare_run *runs, size_t n, sb_format fmt,
     case SB_FORMAT_CSV: render_csv(&l, sink); break;
     case SB_FORMAT_JSON: st = render_json(&l, sink, err); break;
     case SB_FORMAT_FIO_JSON:
-        st = sb_error_set(err, SB_E_INVALID, 0, "a comparison has no fio JSON form");
+    case SB_FORMAT_BONNIE_CSV:
+    case SB_FORMAT_ZCAV:
+        st = sb_error_set(err, SB_E_INVALID, 0, "a comparison is text, CSV or JSON");
         break;
     }
     layout_free(&l);

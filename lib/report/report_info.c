@@ -352,7 +352,9 @@ sb_status sb_report_info(const sb_info_groups *snap, sb_format fmt, sb_sink *sin
     case SB_FORMAT_TEXT: return render_text(snap, sink, err);
     case SB_FORMAT_JSON: return render_json(snap, sink, err);
     case SB_FORMAT_CSV:
-    case SB_FORMAT_FIO_JSON: break;
+    case SB_FORMAT_FIO_JSON:
+    case SB_FORMAT_BONNIE_CSV:
+    case SB_FORMAT_ZCAV: break;
     }
     return sb_error_set(err, SB_E_INVALID, 0, "info: the format must be text or json");
 }

@@ -1,5 +1,6 @@
 /*
- * report_int.h (library-internal): what the renderers share.
+ * report_int.h (library-internal): the renderers of one run behind
+ * sb_report_render, and what the renderers share.
  */
 #ifndef SB_REPORT_INT_H
 #define SB_REPORT_INT_H
@@ -10,9 +11,43 @@
 
 #include "storbench/report.h"
 
-sb_status sb_report_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err);
-sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err);
-sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err);
+/* ---- the renderers of one run (formats in storbench/report.h) ------------ */
+
+/* Every renderer of one run has this signature: it reads run (and o, never
+ * NULL here: sb_report_render passes the defaults) and writes to sink. Each
+ * returns SB_OK, or the sink's failure (sb_sink_status), or SB_E_NOMEM, or
+ * SB_E_INVALID where it says so; err may be NULL. sb_report_render has
+ * already narrowed run to one target when o->target asks for one. */
+typedef sb_status (*sb_report_fn)(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
+                                  sb_error *err);
+
+/* text of sweep, suite, job and fio results: seed 000's tables, the suite's
+ * summary, the job tables (report_text.c) */
+SB_MUST_CHECK sb_status sb_report_tables_text(const sb_run *run, const sb_report_opts *o,
+                                              sb_sink *sink, sb_error *err);
+/* csv, the sweep's tidy rows (report_csv.c) */
+SB_MUST_CHECK sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
+                                      sb_error *err);
+/* json, the whole model (report_json.c) */
+SB_MUST_CHECK sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
+                                       sb_error *err);
+/* fio-json (report_job.c) */
+SB_MUST_CHECK sb_status sb_report_fio_json(const sb_run *run, const sb_report_opts *o,
+                                           sb_sink *sink, sb_error *err);
+/* text and bonnie-csv of the first target's bonnie tests (report_bonnie.c);
+ * SB_E_INVALID when the run has no target (the CSV header excepted) */
+SB_MUST_CHECK sb_status sb_report_bonnie_text(const sb_run *run, const sb_report_opts *o,
+                                              sb_sink *sink, sb_error *err);
+SB_MUST_CHECK sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o,
+                                             sb_sink *sink, sb_error *err);
+/* text of verify results (report_verify.c) */
+SB_MUST_CHECK sb_status sb_report_verify_text(const sb_run *run, const sb_report_opts *o,
+                                              sb_sink *sink, sb_error *err);
+/* zcav, of every zcav test (report_zcav.c) */
+SB_MUST_CHECK sb_status sb_report_zcav(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
+                                       sb_error *err);
+
+/* ---- what the renderers share --------------------------------------------- */
 
 /* Bytes per display unit (2^20, or 10^6 with --si) and its name. */
 double sb_report_unit_bytes(const sb_report_opts *o);
@@ -32,7 +67,7 @@ struct json_t *sb_report_jnum(double v);
 struct json_t *sb_report_jkvs(const sb_kvs *kvs);
 /* Writes the document root to sink, indented, with a final newline, and
  * releases it (root may be NULL after a failed allocation: SB_E_NOMEM). */
-sb_status sb_report_json_emit(struct json_t *root, sb_sink *sink, sb_error *err);
+SB_MUST_CHECK sb_status sb_report_json_emit(struct json_t *root, sb_sink *sink, sb_error *err);
 
 /* "2026-12-02 10:40 UTC" from a Unix time. */
 void sb_report_utc(int64_t unix_s, char *buf, size_t len);

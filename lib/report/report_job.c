@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "report/report_int.h"
-#include "storbench/job.h"
+#include "storbench/result_kinds.h"
 #include "storbench/stats.h"
 #include "storbench/units.h"
 
@@ -311,8 +311,10 @@ static bool bookkeeping(const char *key)
     return false;
 }
 
-sb_status sb_report_fio_json(const sb_run *run, sb_sink *sink, sb_error *err)
+sb_status sb_report_fio_json(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
+                             sb_error *err)
 {
+    (void)o; /* fio's units are fixed: bytes, KiB/s, ns */
     json_t *root = json_object();
     char ver[96];
     snprintf(ver, sizeof ver, "%s-%s", run->tool, run->version);

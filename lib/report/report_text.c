@@ -356,7 +356,8 @@ static void bottlenecks(const sb_run *run, sb_sink *sink)
     }
 }
 
-sb_status sb_report_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err)
+sb_status sb_report_tables_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
+                                sb_error *err)
 {
     char when[64];
     sb_report_utc(run->started_unix, when, sizeof when);

@@ -18,7 +18,6 @@
 
 #include "report/report_int.h"
 #include "storbench/units.h"
-#include "storbench/verify.h"
 
 static uint64_t u64(const sb_test *t, const char *metric)
 {
@@ -108,8 +107,10 @@ static void read_lines(const sb_test *t, sb_sink *sink)
                        chg ? " (changed: data written elsewhere came back here)" : "");
 }
 
-sb_status sb_report_verify(const sb_run *run, bool si, sb_sink *sink, sb_error *err)
+sb_status sb_report_verify_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
+                                sb_error *err)
 {
+    bool si = o->si;
     char when[64];
     sb_report_utc(run->started_unix, when, sizeof when);
     const char *host = sb_kvs_get(&run->host, "hostname");

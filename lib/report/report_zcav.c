@@ -1,13 +1,14 @@
 /*
  * report_zcav.c: zcav's own output format, from the "zcav" tests of a run
- * (the layout is described in zcav.h). Plain numbers with fixed decimals:
- * gnuplot scripts written for zcav read columns 1 (GiB) and 2 (MiB/s).
+ * (the layout is described in storbench/report.h). Plain numbers with fixed
+ * decimals: gnuplot scripts written for zcav read columns 1 (GiB) and 2
+ * (MiB/s).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "storbench/zcav.h"
+#include "report/report_int.h"
 
 #define GIB 1073741824.0
 #define MIB 1048576.0
@@ -64,8 +65,10 @@ static void render_test(sb_sink *s, const sb_test *t, bool strict)
         sb_sink_printf(s, "# incomplete: %s\n", t->error ? t->error : "stopped early");
 }
 
-sb_status sb_report_zcav(const sb_run *run, bool strict, sb_sink *sink, sb_error *err)
+sb_status sb_report_zcav(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err)
 {
+    /* "#device:" lines tell several scans apart, except in one target's
+     * log (o->target), which holds that target alone, as zcav writes it. */
     size_t shown = 0, n_zcav = 0;
     for (size_t i = 0; i < run->n_targets; i++)
         for (size_t j = 0; j < run->targets[i].n_tests; j++)
@@ -79,28 +82,11 @@ sb_status sb_report_zcav(const sb_run *run, bool strict, sb_sink *sink, sb_error
                 continue;
             if (shown)
                 sb_sink_puts(sink, "\n\n");
-            if (n_zcav > 1)
+            if (n_zcav > 1 && !o->target)
                 sb_sink_printf(sink, "#device: %s\n", tr->path);
-            render_test(sink, t, strict);
+            render_test(sink, t, o->zcav_strict);
             shown++;
         }
-    }
-    return sb_sink_status(sink, err);
-}
-
-sb_status sb_report_zcav_target(const sb_run *run, size_t target, bool strict, sb_sink *sink,
-                                sb_error *err)
-{
-    if (target >= run->n_targets)
-        return sb_error_set(err, SB_E_INVALID, 0, "no target %zu in the run", target);
-    const sb_target_res *tr = &run->targets[target];
-    size_t shown = 0;
-    for (size_t j = 0; j < tr->n_tests; j++) {
-        if (strcmp(tr->tests[j].kind, "zcav") != 0)
-            continue;
-        if (shown++)
-            sb_sink_puts(sink, "\n\n");
-        render_test(sink, &tr->tests[j], strict);
     }
     return sb_sink_status(sink, err);
 }

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "storbench/bonnie.h"
+#include "storbench/report.h"
 #include "storbench/result.h"
 #include "storbench/sink.h"
 
@@ -99,8 +100,7 @@ static char *render(const sb_run *run, bool csv)
     sb_sink s;
     sb_error err;
     sb_sink_init_buf(&s, &b);
-    ok(csv ? sb_report_bonnie_csv(run, 0, &s, &err) : sb_report_bonnie_text(run, 0, &s, &err),
-       &err);
+    ok(sb_report_render(run, csv ? SB_FORMAT_BONNIE_CSV : SB_FORMAT_TEXT, NULL, &s, &err), &err);
     return b.data ? b.data : strdup("");
 }
 
@@ -163,13 +163,15 @@ static void test_csv_fields(void **state)
         if (strcmp(f[cases[i].i], cases[i].want) != 0)
             fail_msg("field %d: '%s', want '%s'", cases[i].i, f[cases[i].i], cases[i].want);
     free(line);
-    sb_run_free(run);
 
     /* The header names the same 50 fields, in the same order. */
     sb_buf b = { 0 };
     sb_sink s;
+    sb_error err;
     sb_sink_init_buf(&s, &b);
-    sb_report_bonnie_csv_header(&s);
+    sb_report_opts header = { .csv_header = true };
+    ok(sb_report_render(run, SB_FORMAT_BONNIE_CSV, &header, &s, &err), &err);
+    sb_run_free(run);
     assert_int_equal(split(b.data, f, 64), 50);
     assert_string_equal(f[6], "io_chunk_size");
     assert_string_equal(f[8], "seek_proc_count");

@@ -22,6 +22,7 @@
 
 #include "storbench/job.h"
 #include "storbench/jobspec.h"
+#include "storbench/report.h"
 #include "storbench/result.h"
 #include "storbench/sink.h"
 #include "storbench/suite.h"
@@ -238,7 +239,7 @@ static void test_fio_json(void **state)
     sb_buf buf = { 0 };
     sb_sink sink;
     sb_sink_init_buf(&sink, &buf);
-    assert_int_equal(sb_report_fio_json(run, &sink, &err), SB_OK);
+    assert_int_equal(sb_report_render(run, SB_FORMAT_FIO_JSON, NULL, &sink, &err), SB_OK);
     json_error_t je;
     json_t *root = json_loads(buf.data, 0, &je);
     if (!root)

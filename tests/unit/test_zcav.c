@@ -18,6 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "storbench/report.h"
 #include "storbench/result.h"
 #include "storbench/sink.h"
 #include "storbench/zcav.h"
@@ -262,7 +263,8 @@ static void check_golden(const char *name, unsigned passes, bool complete, bool 
     sb_sink s;
     sb_sink_init_buf(&s, &b);
     sb_error err;
-    ok(sb_report_zcav(run, strict, &s, &err), &err);
+    sb_report_opts o = { .zcav_strict = strict };
+    ok(sb_report_render(run, SB_FORMAT_ZCAV, &o, &s, &err), &err);
     char path[4096];
     snprintf(path, sizeof path, "%s/golden/%s", SB_TEST_DATA, name);
     const char *u = getenv("SB_UPDATE_GOLDEN");
