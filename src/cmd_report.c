@@ -132,7 +132,7 @@ static int64_t generated_time(void)
 /* With no ids and no filter: the latest run, alone. */
 static int latest_run(sb_store *store, int64_t **ids, size_t *n)
 {
-    sb_store_list l;
+    sb_run_summaries l;
     sb_error err;
     int rc = CLI_EXIT_OK;
     *ids = NULL;
@@ -150,7 +150,7 @@ static int latest_run(sb_store *store, int64_t **ids, size_t *n)
         (*ids)[0] = l.v[l.n - 1].id;
         *n = 1;
     }
-    sb_store_list_free(&l);
+    sb_run_summaries_free(&l);
     return rc;
 }
 

@@ -322,71 +322,6 @@ static const char list_usage[] =
     "The saved runs, oldest first: id, start time (UTC), host, labels, targets and\n"
     "the command line. Filters combine: a run must match all of them.\n";
 
-/* The list as a table: every column as wide as its widest cell, the
- * command last and never cut. */
-static void render_list(const sb_store_list *l, sb_sink *sink)
-{
-    enum { COLS = 6 };
-    static const char *const head[COLS] = { "id",     "started (UTC)", "host",
-                                            "labels", "targets",       "command" };
-    size_t w[COLS];
-    for (size_t c = 0; c < COLS; c++)
-        w[c] = strlen(head[c]);
-    char **cells = calloc(l->n * COLS, sizeof *cells);
-    if (!cells) {
-        sb_sink_fail(sink, ENOMEM);
-        return;
-    }
-    for (size_t i = 0; i < l->n; i++) {
-        const sb_store_entry *e = &l->v[i];
-        char when[64];
-        sb_format_utc(e->started_unix, "%Y-%m-%d %H:%M", when, sizeof when);
-        sb_buf labels = { 0 };
-        bool ok = true;
-        for (size_t j = 0; ok && j < e->labels.n; j++) {
-            const sb_kv *kv = &e->labels.v[j];
-            ok = (j == 0 || sb_buf_append(&labels, " ", 1, NULL) == SB_OK) &&
-                 sb_buf_append(&labels, kv->key, strlen(kv->key), NULL) == SB_OK &&
-                 sb_buf_append(&labels, "=", 1, NULL) == SB_OK &&
-                 sb_buf_append(&labels, kv->value, strlen(kv->value), NULL) == SB_OK;
-        }
-        char **row = &cells[i * COLS];
-        if (asprintf(&row[0], "%lld", (long long)e->id) < 0)
-            row[0] = NULL;
-        row[1] = strdup(when);
-        row[2] = strdup(e->host[0] ? e->host : "-");
-        row[3] = ok ? (labels.data ? labels.data : strdup("-")) : NULL;
-        if (!ok)
-            sb_buf_free(&labels);
-        row[4] = strdup(e->targets[0] ? e->targets : "-");
-        row[5] = strdup(e->command);
-        for (size_t c = 0; c < COLS; c++) {
-            if (!row[c]) {
-                sb_sink_fail(sink, ENOMEM);
-                continue;
-            }
-            if (strlen(row[c]) > w[c])
-                w[c] = strlen(row[c]);
-        }
-    }
-    for (size_t i = 0; i <= l->n; i++) {
-        for (size_t c = 0; c < COLS; c++) {
-            const char *cell = i == 0 ? head[c] : cells[(i - 1) * COLS + c];
-            if (!cell)
-                cell = "?";
-            if (c + 1 == COLS)
-                sb_sink_printf(sink, "%s\n", cell);
-            else if (c == 0)
-                sb_sink_printf(sink, "%*s  ", (int)w[c], cell); /* ids right-aligned */
-            else
-                sb_sink_printf(sink, "%-*s  ", (int)w[c], cell);
-        }
-    }
-    for (size_t i = 0; i < l->n * COLS; i++)
-        free(cells[i]);
-    free(cells);
-}
-
 static int results_list(int argc, char **argv)
 {
     results_args a = { 0 };
@@ -398,17 +333,16 @@ static int results_list(int argc, char **argv)
     }
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     if (store) {
-        sb_store_list l;
+        sb_run_summaries l;
         sb_error err;
         if (sb_store_list_runs(store, &a.filter, &l, &err) != SB_OK) {
             cli_error("%s", err.msg);
             rc = CLI_EXIT_FAIL;
-        } else if (l.n > 0) {
+        } else {
             sb_buf buf = { 0 };
             sb_sink sink;
             sb_sink_init_buf(&sink, &buf);
-            render_list(&l, &sink);
-            if (sb_sink_status(&sink, &err) != SB_OK) {
+            if (sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err) != SB_OK) {
                 cli_error("%s", err.msg);
                 rc = CLI_EXIT_FAIL;
             } else {
@@ -416,7 +350,7 @@ static int results_list(int argc, char **argv)
             }
             sb_buf_free(&buf);
         }
-        sb_store_list_free(&l);
+        sb_run_summaries_free(&l);
         sb_store_close(store);
     }
     cli_save_free(&(cli_save){ .labels = a.labels });
@@ -579,7 +513,7 @@ static int results_export(int argc, char **argv)
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     if (store && n == 0) {
         /* No IDs: every run the filters select. */
-        sb_store_list l;
+        sb_run_summaries l;
         sb_error err;
         if (sb_store_list_runs(store, &a.filter, &l, &err) != SB_OK) {
             cli_error("%s", err.msg);
@@ -596,7 +530,7 @@ static int results_export(int argc, char **argv)
                 n = l.n;
             }
         }
-        sb_store_list_free(&l);
+        sb_run_summaries_free(&l);
     }
     if (store && rc == CLI_EXIT_OK)
         rc = export_ids(store, a.export_format, ids, n);
@@ -631,7 +565,7 @@ int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *
             return CLI_EXIT_USAGE;
     if (*n)
         return CLI_EXIT_OK;
-    sb_store_list l;
+    sb_run_summaries l;
     sb_error err;
     int rc = CLI_EXIT_OK;
     if (sb_store_list_runs(store, filter, &l, &err) != SB_OK) {
@@ -652,7 +586,7 @@ int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *
             *n = l.n;
         }
     }
-    sb_store_list_free(&l);
+    sb_run_summaries_free(&l);
     return rc;
 }
 

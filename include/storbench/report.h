@@ -68,6 +68,7 @@
 
 #include "storbench/kvs.h"
 #include "storbench/result.h"
+#include "storbench/run_summary.h"
 #include "storbench/sink.h"
 #include "storbench/status.h"
 
@@ -103,6 +104,14 @@ SB_MUST_CHECK sb_status sb_report_parse_format(const char *s, sb_format *out, sb
  * sink fails or memory runs out. */
 SB_MUST_CHECK sb_status sb_report_render(const sb_run *run, sb_format fmt,
                                          const sb_report_opts *opts, sb_sink *sink, sb_error *err);
+
+/* Renders the list of archived runs (`storbench results list`) as text:
+ * a header line, then one line per run (id, start time in UTC, host,
+ * labels, targets, command), every column as wide as its widest cell; an
+ * empty list prints nothing. SB_E_INVALID for the other formats; otherwise
+ * fails only when the sink fails or memory runs out. */
+SB_MUST_CHECK sb_status sb_report_run_list(const sb_run_summaries *l, sb_format fmt, sb_sink *sink,
+                                           sb_error *err);
 
 /* The four groups of `storbench info` (a probe snapshot, storbench/probe.h),
  * each a key/value list; target, device and bus are empty when no TARGET

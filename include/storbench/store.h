@@ -29,6 +29,7 @@
 #include <stdint.h>
 
 #include "storbench/result.h"
+#include "storbench/run_summary.h"
 #include "storbench/status.h"
 
 /* The schema version this storbench writes and the newest it can read. */
@@ -77,25 +78,10 @@ typedef struct sb_store_filter {
     bool has_since;       /* ... when set */
 } sb_store_filter;
 
-/* One line of `storbench results list`. */
-typedef struct sb_store_entry {
-    int64_t id;
-    int64_t started_unix;
-    char *host;    /* the hostname recorded with the run, "" if none */
-    sb_kvs labels; /* in the order they were given */
-    char *command;
-    char *targets; /* the targets' paths, joined with ", " */
-} sb_store_entry;
-
-typedef struct sb_store_list {
-    sb_store_entry *v; /* owned, oldest run first */
-    size_t n;
-} sb_store_list;
-
-/* The runs matching filter (NULL: all), oldest first, into *out, which
- * the caller releases with sb_store_list_free (also after a failure). */
+/* The summaries (storbench/run_summary.h) of the runs matching filter
+ * (NULL: all), oldest first, into *out, which the caller releases with
+ * sb_run_summaries_free (also after a failure). */
 SB_MUST_CHECK sb_status sb_store_list_runs(sb_store *store, const sb_store_filter *filter,
-                                           sb_store_list *out, sb_error *err);
-void sb_store_list_free(sb_store_list *list);
+                                           sb_run_summaries *out, sb_error *err);
 
 #endif

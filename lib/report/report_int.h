@@ -85,19 +85,29 @@ bool sb_report_job_text(const sb_run *run, const sb_report_opts *o, sb_sink *sin
 bool sb_report_suite_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink);
 
 /* A table of strings printed with aligned columns (report_table.c), for
- * the sweep and compare tables. A cell is either one text, right-aligned
- * over its column, or three tab-separated fields "value\tnote\tmarks":
- * the values of a column right-aligned among themselves, the notes (a
- * spread, a difference) among themselves, the marks ('~', '*') after
- * them. Column 0 is left-aligned; columns are two spaces apart. */
+ * the sweep, job, suite and compare tables and the list of runs. A cell is
+ * either one text, aligned over its column, or three tab-separated fields
+ * "value\tnote\tmarks": the values of a column right-aligned among
+ * themselves, the notes (a spread, a difference) among themselves, the
+ * marks ('~', '*') after them. Column 0 is left-aligned, the others
+ * right-aligned, unless align says otherwise; columns are two spaces
+ * apart; no line ends in blanks. */
 typedef struct sb_report_table {
     char **cells; /* rows x cols, owned; NULL is an empty cell */
     size_t rows;
     size_t cols;
     bool oom; /* a cell could not be formatted */
+    /* Set after init, for a table of plain text (the list of runs):
+     * align: 'l' or 'r' per column (NULL: the rule above);
+     * plain: every cell is one text, tabs included, as wide as its bytes,
+     * and the last column is never padded (so a cell's own trailing
+     * blanks stay). */
+    const char *align;
+    bool plain;
 } sb_report_table;
 
-/* false when out of memory. */
+/* Fills t with rows x cols empty cells and the default layout; false when
+ * out of memory. */
 bool sb_report_table_init(sb_report_table *t, size_t rows, size_t cols);
 /* Sets cell (r, c) to the formatted text (replacing what was there). */
 void sb_report_table_set(sb_report_table *t, size_t r, size_t c, const char *fmt, ...)

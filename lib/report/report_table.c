@@ -13,9 +13,7 @@
 
 bool sb_report_table_init(sb_report_table *t, size_t rows, size_t cols)
 {
-    t->rows = rows;
-    t->cols = cols;
-    t->oom = false;
+    *t = (sb_report_table){ .rows = rows, .cols = cols };
     t->cells = calloc(rows * cols, sizeof *t->cells);
     return t->cells != NULL;
 }
@@ -41,14 +39,15 @@ void sb_report_table_set(sb_report_table *t, size_t r, size_t c, const char *fmt
  * digits of the others. */
 #define SUBS 3
 
-/* Splits s at tabs: the number of fields (1 or SUBS), their starts and
- * byte lengths. */
-static size_t split_cell(const char *s, const char *f[SUBS], size_t len[SUBS])
+/* Splits s at tabs (not in a plain table): the number of fields (1 or
+ * SUBS), their starts and byte lengths. */
+static size_t split_cell(const sb_report_table *t, const char *s, const char *f[SUBS],
+                         size_t len[SUBS])
 {
     size_t n = 0;
     s = s ? s : "";
     for (;;) {
-        const char *tab = strchr(s, '\t');
+        const char *tab = t->plain ? NULL : strchr(s, '\t');
         f[n] = s;
         len[n] = tab ? (size_t)(tab - s) : strlen(s);
         n++;
@@ -58,10 +57,13 @@ static size_t split_cell(const char *s, const char *f[SUBS], size_t len[SUBS])
     }
 }
 
-/* Display columns of the first len bytes of s (UTF-8): bytes that do not
- * start a character (10xxxxxx) take no column. */
-static size_t columns_n(const char *s, size_t len)
+/* Display columns of the first len bytes of s: in UTF-8, bytes that do not
+ * start a character (10xxxxxx) take no column; in a plain table every byte
+ * counts, as the list of runs always counted them. */
+static size_t columns_n(const sb_report_table *t, const char *s, size_t len)
 {
+    if (t->plain)
+        return len;
     size_t n = 0;
     for (size_t i = 0; i < len; i++)
         n += ((unsigned char)s[i] & 0xC0) != 0x80;
@@ -73,58 +75,79 @@ static size_t total_width(const size_t *w)
     return w[0] + (w[1] ? 1 + w[1] : 0) + w[2];
 }
 
-/* Prints the table: column 0 left-aligned (the block-size labels), the
- * others right-aligned, two spaces apart, no trailing blanks. */
-void sb_report_table_print(const sb_report_table *t, sb_sink *sink)
+/* The field widths of every column: SUBS per column. NULL when out of
+ * memory. */
+static size_t *widths(const sb_report_table *t)
 {
-    size_t *w = calloc(SUBS * t->cols, sizeof *w); /* field widths per column */
-    if (!w) {
-        sb_sink_fail(sink, ENOMEM);
-        return;
-    }
+    size_t *w = calloc(SUBS * t->cols, sizeof *w);
+    if (!w)
+        return NULL;
     const char *f[SUBS];
     size_t len[SUBS];
     for (size_t r = 0; r < t->rows; r++)
         for (size_t c = 0; c < t->cols; c++)
-            if (split_cell(t->cells[r * t->cols + c], f, len) == SUBS)
+            if (split_cell(t, t->cells[r * t->cols + c], f, len) == SUBS)
                 for (size_t k = 0; k < SUBS; k++) {
-                    size_t n = columns_n(f[k], len[k]);
+                    size_t n = columns_n(t, f[k], len[k]);
                     w[SUBS * c + k] = n > w[SUBS * c + k] ? n : w[SUBS * c + k];
                 }
     /* A whole-column text wider than the fields widens the rate field. */
     for (size_t r = 0; r < t->rows; r++)
         for (size_t c = 0; c < t->cols; c++)
-            if (split_cell(t->cells[r * t->cols + c], f, len) == 1) {
-                size_t n = columns_n(f[0], len[0]), tw = total_width(&w[SUBS * c]);
+            if (split_cell(t, t->cells[r * t->cols + c], f, len) == 1) {
+                size_t n = columns_n(t, f[0], len[0]), tw = total_width(&w[SUBS * c]);
                 if (n > tw)
                     w[SUBS * c] += n - tw;
             }
+    return w;
+}
+
+/* Cell (r, c) to line, with its column's widths cw: one text aligned over
+ * the column (column 0 shows the first field only), or the three fields. */
+static void print_cell(const sb_report_table *t, size_t r, size_t c, const size_t *cw,
+                       sb_sink *line)
+{
+    const char *f[SUBS];
+    size_t len[SUBS];
+    size_t nf = split_cell(t, t->cells[r * t->cols + c], f, len);
+    bool left = t->align ? t->align[c] == 'l' : c == 0;
+    int pad = (int)(total_width(cw) - columns_n(t, f[0], len[0]));
+    if (c)
+        sb_sink_puts(line, "  ");
+    if (c == 0 || nf == 1) {
+        if (!left)
+            sb_sink_printf(line, "%*s", pad, "");
+        sb_sink_write(line, f[0], len[0]);
+        if (left && !(t->plain && c + 1 == t->cols))
+            sb_sink_printf(line, "%*s", pad, "");
+        return;
+    }
+    sb_sink_printf(line, "%*s%.*s", (int)(cw[0] - columns_n(t, f[0], len[0])), "", (int)len[0],
+                   f[0]);
+    if (cw[1])
+        sb_sink_printf(line, " %*s%.*s", (int)(cw[1] - columns_n(t, f[1], len[1])), "", (int)len[1],
+                       f[1]);
+    sb_sink_printf(line, "%.*s%*s", (int)len[2], f[2], (int)(cw[2] - columns_n(t, f[2], len[2])),
+                   "");
+}
+
+/* Prints the table, one line per row, the columns two spaces apart; no
+ * trailing blanks but a plain table's own. */
+void sb_report_table_print(const sb_report_table *t, sb_sink *sink)
+{
+    size_t *w = widths(t);
+    if (!w) {
+        sb_sink_fail(sink, ENOMEM);
+        return;
+    }
     for (size_t r = 0; r < t->rows; r++) {
         sb_buf line = { 0 };
         sb_sink lsink;
         sb_sink_init_buf(&lsink, &line);
-        for (size_t c = 0; c < t->cols; c++) {
-            const size_t *cw = &w[SUBS * c];
-            size_t nf = split_cell(t->cells[r * t->cols + c], f, len);
-            int pad0 = (int)(cw[0] - columns_n(f[0], len[0]));
-            if (c == 0) {
-                sb_sink_printf(&lsink, "%.*s%*s", (int)len[0], f[0],
-                               (int)(total_width(cw) - columns_n(f[0], len[0])), "");
-            } else if (nf == 1) {
-                sb_sink_printf(&lsink, "  %*s%.*s",
-                               (int)(total_width(cw) - columns_n(f[0], len[0])), "", (int)len[0],
-                               f[0]);
-            } else {
-                sb_sink_printf(&lsink, "  %*s%.*s", pad0, "", (int)len[0], f[0]);
-                if (cw[1])
-                    sb_sink_printf(&lsink, " %*s%.*s", (int)(cw[1] - columns_n(f[1], len[1])), "",
-                                   (int)len[1], f[1]);
-                sb_sink_printf(&lsink, "%.*s%*s", (int)len[2], f[2],
-                               (int)(cw[2] - columns_n(f[2], len[2])), "");
-            }
-        }
+        for (size_t c = 0; c < t->cols; c++)
+            print_cell(t, r, c, &w[SUBS * c], &lsink);
         size_t n = line.len;
-        while (n && line.data[n - 1] == ' ')
+        while (!t->plain && n && line.data[n - 1] == ' ')
             n--;
         if (lsink.failed_errno)
             sb_sink_fail(sink, lsink.failed_errno);

@@ -330,8 +330,8 @@ static const char *col_text(sqlite3_stmt *st, int i)
     return t ? (const char *)t : "";
 }
 
-/* Fills e's labels and joined target paths. */
-static int entry_details(sqlite3_stmt *labels, sqlite3_stmt *targets, sb_store_entry *e)
+/* Fills e's labels and target paths. */
+static int entry_details(sqlite3_stmt *labels, sqlite3_stmt *targets, sb_run_summary *e)
 {
     int rc;
     sqlite3_reset(labels);
@@ -343,18 +343,9 @@ static int entry_details(sqlite3_stmt *labels, sqlite3_stmt *targets, sb_store_e
         return rc;
     sqlite3_reset(targets);
     sqlite3_bind_int64(targets, 1, e->id);
-    sb_buf b = { 0 };
-    while ((rc = sqlite3_step(targets)) == SQLITE_ROW) {
-        const char *p = col_text(targets, 0);
-        if ((b.len && sb_buf_append(&b, ", ", 2, NULL) != SB_OK) ||
-            sb_buf_append(&b, p, strlen(p), NULL) != SB_OK) {
-            sb_buf_free(&b);
+    while ((rc = sqlite3_step(targets)) == SQLITE_ROW)
+        if (sb_run_summary_add_target(e, col_text(targets, 0), NULL) != SB_OK)
             return SQLITE_NOMEM;
-        }
-    }
-    e->targets = b.data ? b.data : strdup("");
-    if (!e->targets)
-        return SQLITE_NOMEM;
     return rc == SQLITE_DONE ? SQLITE_OK : rc;
 }
 
@@ -382,10 +373,10 @@ static char *list_sql(const sb_store_filter *f)
     return b.data;
 }
 
-sb_status sb_store_list_runs(sb_store *store, const sb_store_filter *filter, sb_store_list *out,
+sb_status sb_store_list_runs(sb_store *store, const sb_store_filter *filter, sb_run_summaries *out,
                              sb_error *err)
 {
-    *out = (sb_store_list){ 0 };
+    *out = (sb_run_summaries){ 0 };
     char *sql = list_sql(filter);
     if (!sql)
         return sb_error_set(err, SB_E_NOMEM, 0, "out of memory listing the archive");
@@ -410,18 +401,9 @@ sb_status sb_store_list_runs(sb_store *store, const sb_store_filter *filter, sb_
         sqlite3_bind_text(runs, 4 + 2 * (int)i, filter->labels->v[i].value, -1, SQLITE_STATIC);
     }
     while ((rc = sqlite3_step(runs)) == SQLITE_ROW) {
-        sb_store_entry *v = realloc(out->v, (out->n + 1) * sizeof *v);
-        if (!v) {
-            rc = SQLITE_NOMEM;
-            break;
-        }
-        out->v = v;
-        sb_store_entry *e = &v[out->n++];
-        *e = (sb_store_entry){ .id = sqlite3_column_int64(runs, 0),
-                               .started_unix = sqlite3_column_int64(runs, 1),
-                               .command = strdup(col_text(runs, 2)),
-                               .host = strdup(col_text(runs, 3)) };
-        if (!e->command || !e->host) {
+        sb_run_summary *e;
+        if (sb_run_summaries_add(out, sqlite3_column_int64(runs, 0), sqlite3_column_int64(runs, 1),
+                                 col_text(runs, 3), col_text(runs, 2), &e, NULL) != SB_OK) {
             rc = SQLITE_NOMEM;
             break;
         }
@@ -436,21 +418,4 @@ done:
     if (rc != SQLITE_DONE)
         return sb_store_fail(store, rc, "cannot read the archive", err);
     return SB_OK;
-}
-
-void sb_store_list_free(sb_store_list *list)
-{
-    for (size_t i = 0; i < list->n; i++) {
-        sb_store_entry *e = &list->v[i];
-        free(e->host);
-        free(e->command);
-        free(e->targets);
-        for (size_t j = 0; j < e->labels.n; j++) {
-            free(e->labels.v[j].key);
-            free(e->labels.v[j].value);
-        }
-        free(e->labels.v);
-    }
-    free(list->v);
-    *list = (sb_store_list){ 0 };
 }

@@ -396,7 +396,7 @@ static void test_list_filters(void **state)
                               .host = cases[c].host,
                               .since_unix = cases[c].since,
                               .has_since = cases[c].since != 0 };
-        sb_store_list l;
+        sb_run_summaries l;
         ok(sb_store_list_runs(s, &f, &l, &err), &err);
         assert_int_equal(l.n, cases[c].n);
         for (size_t i = 0; i < l.n; i++)
@@ -406,7 +406,7 @@ static void test_list_filters(void **state)
             assert_string_equal(sb_kvs_get(&l.v[0].labels, "platform"), "rpi4");
             assert_string_equal(l.v[0].labels.v[0].key, "drive");
         }
-        sb_store_list_free(&l);
+        sb_run_summaries_free(&l);
     }
     free(labels.v[0].key);
     free(labels.v[0].value);
