@@ -101,15 +101,57 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
     return CLI_EXIT_OK;
 }
 
+static void error_line(const char *fmt, va_list ap)
+{
+    cli_progress_done();
+    fputs("storbench: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 void cli_error(const char *fmt, ...)
 {
     va_list ap;
-    cli_progress_done();
-    fputs("storbench: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    error_line(fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    error_line(fmt, ap);
+    va_end(ap);
+    return CLI_EXIT_USAGE;
+}
+
+void cli_error_nomem(void)
+{
+    sb_error err;
+    sb_error_nomem(&err, NULL);
+    cli_error("%s", err.msg);
+}
+
+bool cli_ok(sb_status st, const sb_error *err)
+{
+    if (st == SB_OK)
+        return true;
+    cli_error("%s", err->msg);
+    return false;
+}
+
+bool cli_output_option(int which, const char *arg, cli_output *out, cli_save *save,
+                       cli_format_parser parse)
+{
+    sb_error err;
+    switch (which) {
+    case CLI_OUTPUT_FORMAT: return cli_ok(parse(arg, &out->format, &err), &err);
+    case CLI_OUTPUT_PATH: out->path = arg; return true;
+    case CLI_OUTPUT_SI: out->report.si = true; return true;
+    case CLI_OUTPUT_QUIET: out->quiet = true; return true;
+    default: return cli_save_option(which - CLI_OUTPUT_SAVE, arg, save);
+    }
 }
 
 /* The program's only mutable global: a signal handler can reach nothing
@@ -188,6 +230,11 @@ void cli_progress(const sb_progress *p, void *ctx)
                       el, eta);
 }
 
+bool cli_progress_on(bool quiet)
+{
+    return !quiet && isatty(STDERR_FILENO);
+}
+
 void cli_progress_done(void)
 {
     if (progress_drawn) {
@@ -241,17 +288,27 @@ static void output_abandon(cli_output *out)
     }
 }
 
-static bool has_tests(const sb_run *run)
+/* Writes buf to f, then flushes f (stdout) or closes it; false, errno set,
+ * when any of that fails. */
+static bool write_buf(FILE *f, const sb_buf *buf)
 {
-    for (size_t i = 0; i < run->n_targets; i++)
-        if (run->targets[i].n_tests)
-            return true;
-    return false;
+    bool ok = fwrite(buf->data ? buf->data : "", 1, buf->len, f) == buf->len;
+    return (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+}
+
+int cli_put_stdout(const sb_buf *buf, const char *what)
+{
+    if (!write_buf(stdout, buf)) {
+        cli_error("writing %s failed: %s", what, strerror(errno));
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
 }
 
 int cli_print_run(const sb_run *run, cli_output *out)
 {
-    if (!has_tests(run)) {
+    cli_progress_done();
+    if (!cli_run_has_tests(run)) {
         output_abandon(out);
         return CLI_EXIT_OK;
     }
@@ -265,10 +322,7 @@ int cli_print_run(const sb_run *run, cli_output *out)
         cli_error("%s", err.msg);
         return CLI_EXIT_FAIL;
     }
-    FILE *f = out->file ? out->file : stdout;
-    size_t len = buf.len;
-    bool ok = fwrite(buf.data ? buf.data : "", 1, len, f) == len;
-    ok = (f == stdout ? fflush(f) == 0 : fclose(f) == 0) && ok;
+    bool ok = write_buf(out->file ? out->file : stdout, &buf);
     out->file = NULL;
     sb_buf_free(&buf);
     if (!ok) {
@@ -285,6 +339,7 @@ int cli_render_file(const sb_run *run, sb_format fmt, const sb_report_opts *opts
 {
     sb_sink sink;
     sb_error err;
+    cli_progress_done();
     sb_sink_init_file(&sink, f);
     if (sb_report_render(run, fmt, opts, &sink, &err) != SB_OK) {
         cli_error("%s", err.msg);
@@ -348,14 +403,21 @@ void cli_notes_init(cli_notes *n, sb_sink *s, bool quiet)
 
 int cli_finish(sb_status st, const sb_error *err)
 {
+    return cli_finish_as(st, err, "; test files removed");
+}
+
+int cli_finish_as(sb_status st, const sb_error *err, const char *after)
+{
     if (st == SB_OK)
         return CLI_EXIT_OK;
     if (st == SB_E_INTERRUPTED) {
         /* 128 + the signal, as a shell reports a command killed by it. */
         int sig = atomic_load(&stop_flag);
-        cli_error("interrupted by %s; test files removed", sig == SIGTERM  ? "SIGTERM"
-                                                           : sig == SIGHUP ? "SIGHUP"
-                                                                           : "SIGINT");
+        cli_error("interrupted by %s%s",
+                  sig == SIGTERM  ? "SIGTERM"
+                  : sig == SIGHUP ? "SIGHUP"
+                                  : "SIGINT",
+                  after);
         return 128 + (sig ? sig : SIGINT);
     }
     cli_error("%s", err->msg[0] ? err->msg : sb_status_str(st));

@@ -1,7 +1,9 @@
 /*
  * cli.h: what the subcommands of the storbench program share: the option
- * table that drives both parsing and --help, signals, progress on stderr,
- * and printing a run.
+ * table that drives both parsing and --help, the output and archive options
+ * of the measuring commands, signals, progress on stderr, printing a run
+ * (cli.c), the start and end of a measured run (cli_run.c), saving it
+ * (cli_save.c) and reading the archive (cli_archive.c).
  */
 #ifndef SB_CLI_H
 #define SB_CLI_H
@@ -42,6 +44,14 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
 
 /* Prints "storbench: <message>" on stderr. */
 void cli_error(const char *fmt, ...) SB_PRINTF(1, 2);
+/* Prints "storbench: <message>" on stderr as cli_error does and returns
+ * CLI_EXIT_USAGE: the end of a check of the command line. */
+int cli_usage_error(const char *fmt, ...) SB_PRINTF(1, 2);
+/* Prints the library's "out of memory" as cli_error does. */
+void cli_error_nomem(void);
+/* True when st is SB_OK, else false after printing err's message: the end
+ * of an option handler, or the check of a command's configuration. */
+bool cli_ok(sb_status st, const sb_error *err);
 
 /* Installs SIGINT/SIGTERM/SIGHUP handlers that raise the returned flag. */
 atomic_int *cli_stop_flag(void);
@@ -58,6 +68,8 @@ bool cli_progress_due(bool final);
 void cli_progress_draw(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Clears the progress line, if one was drawn. */
 void cli_progress_done(void);
+/* Whether a command draws progress: not quiet, and stderr a terminal. */
+bool cli_progress_on(bool quiet);
 /* The progress of fio jobs (storbench job, storbench run) on that line
  * (ctx as for cli_progress). */
 void cli_job_progress(const sb_job_progress *p, void *ctx);
@@ -76,7 +88,8 @@ void cli_notes_init(cli_notes *n, sb_sink *s, bool quiet);
  * frees it. */
 char *cli_command_line(int argc, char **argv);
 
-/* Output options shared by the measuring commands. */
+/* Where and how a measuring command prints its run (--format, --output,
+ * --si, --quiet). */
 typedef struct cli_output {
     sb_format format;
     sb_report_opts report;
@@ -88,21 +101,30 @@ typedef struct cli_output {
 /* Creates the output file, if one was asked for, before anything is
  * measured, so that a path that cannot be written fails at once. */
 int cli_output_open(cli_output *out);
-/* Renders run as asked, and closes the output file; returns a CLI_EXIT_*
- * code. A run without a single test prints nothing and removes the file. */
+/* Clears the progress line, renders run as asked, and closes the output
+ * file; returns a CLI_EXIT_* code. A run without a single test prints
+ * nothing and removes the file. */
 int cli_print_run(const sb_run *run, cli_output *out);
-/* Renders run in fmt (opts NULL: the defaults) straight to f, which stays
- * open, and flushes f unless what is NULL (a later fflush or fclose then
- * reports what writing met). Returns a CLI_EXIT_* code; on failure prints
- * one line: the renderer's error, or "cannot write WHAT: REASON". */
+/* Clears the progress line and renders run in fmt (opts NULL: the
+ * defaults) straight to f, which stays open, and flushes f unless what is NULL (a later fflush or
+ * fclose then reports what writing met). Returns a CLI_EXIT_* code; on failure prints one line: the
+ * renderer's error, or "cannot write WHAT: REASON". */
 int cli_render_file(const sb_run *run, sb_format fmt, const sb_report_opts *opts, FILE *f,
                     const char *what);
 
-/* Maps the outcome of a measurement to an exit code, printing its error. */
+/* Writes buf to stdout and flushes it; CLI_EXIT_FAIL with "writing WHAT
+ * failed: REASON" printed when that fails. */
+int cli_put_stdout(const sb_buf *buf, const char *what);
+
+/* Maps the outcome of a measurement to an exit code, printing its error;
+ * an interruption by a signal is 128 + the signal, said as "interrupted by
+ * SIGINT; test files removed". */
 int cli_finish(sb_status st, const sb_error *err);
+/* As cli_finish, with after in place of "; test files removed". */
+int cli_finish_as(sb_status st, const sb_error *err, const char *after);
 
 /* Where and whether a measuring command saves its run (--db, --no-save,
- * --label); the functions are in cmd_results.c. */
+ * --label); the functions are in cli_save.c. */
 typedef struct cli_save {
     const char *db; /* --db PATH, or NULL for the default */
     bool no_save;
@@ -122,9 +144,35 @@ typedef struct cli_save {
             "a label stored with the run, such as drive=6401 (repeatable)"                         \
     }
 enum { CLI_SAVE_DB, CLI_SAVE_NO_SAVE, CLI_SAVE_LABEL };
+/* The last line of a measuring command's usage text. */
+#define CLI_SAVE_USAGE                                                                             \
+    "The run is saved in the results archive unless --no-save (storbench results).\n"
 /* Handles one of those options (which: CLI_SAVE_*, the option's index minus
  * O_DB); returns false after printing the error when its argument is bad. */
 bool cli_save_option(int which, const char *arg, cli_save *save);
+
+/* A command's --format: its name to sb_format, SB_E_INVALID (the message
+ * naming the option) for a format the command does not write. */
+typedef sb_status (*cli_format_parser)(const char *arg, sb_format *out, sb_error *err);
+
+/* The output options of a measuring command, as four entries of its option
+ * table followed by CLI_SAVE_OPTIONS (its enum ends O_FORMAT, O_OUTPUT,
+ * O_SI, O_QUIET, O_DB, O_NO_SAVE, O_LABEL): -f/--format FMT, -o/--output
+ * FILE, --si and -q/--quiet, with the command's own help for the three
+ * whose meaning differs. cli_output_option handles all seven. */
+#define CLI_OUTPUT_OPTIONS(format_help, si_help, quiet_help)                                       \
+    { "format", 'f', "FMT", format_help },                                                         \
+        { "output", 'o', "FILE", "write the results to FILE instead of stdout" },                  \
+        { "si", 0, NULL, si_help },                                                                \
+    {                                                                                              \
+        "quiet", 'q', NULL, quiet_help                                                             \
+    }
+enum { CLI_OUTPUT_FORMAT, CLI_OUTPUT_PATH, CLI_OUTPUT_SI, CLI_OUTPUT_QUIET, CLI_OUTPUT_SAVE };
+/* Handles one of those options (which: the option's index minus O_FORMAT;
+ * CLI_OUTPUT_SAVE + CLI_SAVE_* for the archive's), --format through parse;
+ * returns false after printing the error when its argument is bad. */
+bool cli_output_option(int which, const char *arg, cli_output *out, cli_save *save,
+                       cli_format_parser parse);
 
 /* Adds "KEY=VALUE" (the argument of option opt) to labels; prints the
  * error and returns false when it is not of that form. */
@@ -134,21 +182,37 @@ bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels);
  * $HOME/.local/share/storbench/results.db. Prints the error and returns
  * false when there is none. */
 bool cli_db_path(const char *opt, char *buf, size_t len);
-/* Copies the labels into run->labels; returns false (error printed) when
- * out of memory. */
-bool cli_save_labels(const cli_save *save, sb_run *run);
 /* Saves run unless --no-save or it holds no test; returns a CLI_EXIT_*
  * code, printing one error line on failure, and "saved as run N" when
  * stderr is a terminal and not quiet. */
 int cli_save_run(const sb_run *run, const cli_save *save, bool quiet);
+/* Frees the labels; save stays usable (empty). */
 void cli_save_free(cli_save *save);
 
-/* Shared by the commands that read the archive (cmd_results.c). */
+/* The start and end of a measuring command's run (cli_run.c). */
+/* Whether any target of run holds a test. */
+bool cli_run_has_tests(const sb_run *run);
+/* A new run dated now, with the command line, the host's basic facts and
+ * save's labels, and out's file created (out may be NULL: none); *stop gets
+ * the flag that SIGINT, SIGTERM and SIGHUP raise from now on (the runner's
+ * stop flag). NULL, the error printed, when that fails; the caller frees
+ * the run (cli_run_end). */
+sb_run *cli_run_begin(const char *cmdline, const cli_save *save, cli_output *out,
+                      atomic_int **stop);
+/* After the run was printed (print_rc) and its outcome said (finish_rc):
+ * saves it (cli_save_run), frees it and returns the exit code, the
+ * measurement's failure first, then the printing's, then the saving's. */
+int cli_run_end(sb_run *run, int finish_rc, int print_rc, const cli_save *save, bool quiet);
+
+/* Shared by the commands that read the archive (cli_archive.c). */
 struct sb_store;
 struct sb_store_filter;
 /* A run id: a positive decimal number; prints the error and returns false
  * otherwise. */
 bool cli_parse_run_id(const char *s, int64_t *id);
+/* Whether argv[first .. argc) are all run ids; prints the error about the
+ * first that is not. */
+bool cli_run_ids_valid(char **argv, int first, int argc);
 /* --since: "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (UTC) into a Unix time;
  * false when it is neither (nothing printed). */
 bool cli_parse_since(const char *s, int64_t *out);
@@ -156,11 +220,15 @@ bool cli_parse_since(const char *s, int64_t *out);
  * the error printed and *rc = CLI_EXIT_FAIL when it cannot. */
 struct sb_store *cli_open_archive(const char *db, int *rc);
 /* The run ids argv[first .. argc), or without any those of every run the
- * filter selects, oldest first, into *ids (the caller frees it) and *n.
- * Returns a CLI_EXIT_* code, the error printed (naming cmd when no run
- * matches). */
+ * filter selects, oldest first, into *ids (the caller frees it, also after
+ * a failure) and *n. Returns a CLI_EXIT_* code, the error printed; when no
+ * run matches, CLI_EXIT_FAIL with an error naming cmd (cmd NULL: an empty
+ * selection is no error). */
 int cli_select_runs(struct sb_store *store, const struct sb_store_filter *filter, const char *cmd,
                     char **argv, int first, int argc, int64_t **ids, size_t *n);
+/* The latest run's id alone, as cli_select_runs gives ids; CLI_EXIT_FAIL
+ * with an error naming cmd when the archive holds no run. */
+int cli_latest_run(struct sb_store *store, const char *cmd, int64_t **ids, size_t *n);
 
 /* Loads the runs ids[0 .. n) from store into a new array for the
  * comparing renderers; NULL with the error printed when one cannot be

@@ -223,11 +223,7 @@ static bool bonnie_option(int idx, const char *arg, void *ctx)
     case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
-    if (st != SB_OK) {
-        cli_error("%s", err.msg);
-        return false;
-    }
-    return true;
+    return cli_ok(st, &err);
 }
 
 static void bonnie_progress(const sb_bonnie_progress *p, void *ctx)
@@ -250,17 +246,9 @@ static void bonnie_progress(const sb_bonnie_progress *p, void *ctx)
  * (-x), before anything is measured. */
 static int measure_once(bonnie_args *a, const char *cmdline, bool header)
 {
-    sb_error err;
-    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
-    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
-        cli_error("out of memory");
-        sb_run_free(run);
+    sb_run *run = cli_run_begin(cmdline, &a->save, NULL, &a->cfg.stop);
+    if (!run)
         return CLI_EXIT_FAIL;
-    }
-    if (!cli_save_labels(&a->save, run)) {
-        sb_run_free(run);
-        return CLI_EXIT_FAIL;
-    }
     /* Unflushed, as the CSV lines that follow flush it. */
     if (header &&
         cli_render_file(run, SB_FORMAT_BONNIE_CSV, &(sb_report_opts){ .csv_header = true }, stdout,
@@ -268,8 +256,8 @@ static int measure_once(bonnie_args *a, const char *cmdline, bool header)
         sb_run_free(run);
         return CLI_EXIT_FAIL;
     }
+    sb_error err;
     sb_status st = sb_bonnie_run(&a->cfg, a->dir, run, &err);
-    cli_progress_done();
     int rc = CLI_EXIT_OK;
     if (run->n_targets > 0 && run->targets[0].n_tests > 0) {
         if (a->repeat <= 1)
@@ -278,11 +266,7 @@ static int measure_once(bonnie_args *a, const char *cmdline, bool header)
         if (rc == CLI_EXIT_OK)
             rc = cli_render_file(run, SB_FORMAT_BONNIE_CSV, NULL, stdout, "the CSV line");
     }
-    int rc2 = cli_finish(st, &err);
-    /* Saved after printing, so a failure to save never costs the output. */
-    int rc3 = cli_save_run(run, &a->save, a->quiet);
-    sb_run_free(run);
-    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
+    return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->quiet);
 }
 
 static const char bonnie_usage[] =
@@ -296,8 +280,7 @@ static const char bonnie_usage[] =
     "with fsync inside the time, reads start after the file's cache is dropped, and\n"
     "seeks use O_DIRECT, so the default file is 256 MiB, not twice the RAM (-r and\n"
     "--bonnie-size give bonnie++'s rule). The per-char tests do one 1-byte\n"
-    "system call per byte: they measure CPU cost.\n"
-    "The run is saved in the results archive unless --no-save (storbench results).\n";
+    "system call per byte: they measure CPU cost.\n" CLI_SAVE_USAGE;
 
 int cmd_bonnie(const char *cmdline, int argc, char **argv)
 {
@@ -308,9 +291,8 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv)
     int rc = cli_parse(argc, argv, bonnie_opts, bonnie_usage, bonnie_option, &a, &first);
     if (rc == CLI_EXIT_OK && first < argc) {
         if (argc - first > 1 || a.dir) {
-            cli_error("bonnie: one TARGET directory (given %s)",
-                      a.dir ? "with -d and as an argument" : "more than one");
-            rc = CLI_EXIT_USAGE;
+            rc = cli_usage_error("bonnie: one TARGET directory (given %s)",
+                                 a.dir ? "with -d and as an argument" : "more than one");
         } else {
             a.dir = argv[first];
         }
@@ -323,10 +305,8 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv)
             long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
             ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
         }
-        if (!ram) {
-            cli_error("--bonnie-size: the RAM size is unknown here: give -r");
-            rc = CLI_EXIT_USAGE;
-        }
+        if (!ram)
+            rc = cli_usage_error("--bonnie-size: the RAM size is unknown here: give -r");
         a.cfg.file_bytes = sb_bonnie_ram_rule_bytes(ram);
     }
     /* bonnie++ caps the per-char size at the file size. */
@@ -334,15 +314,11 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv)
         a.cfg.char_bytes = a.cfg.file_bytes;
     if (rc == CLI_EXIT_OK) {
         sb_error err;
-        if (sb_bonnie_check_config(&a.cfg, &err) != SB_OK) {
-            cli_error("%s", err.msg);
+        if (!cli_ok(sb_bonnie_check_config(&a.cfg, &err), &err))
             rc = CLI_EXIT_USAGE;
-        }
     }
     if (rc == CLI_EXIT_OK) {
-        a.cfg.stop = cli_stop_flag();
-        if (!a.quiet && isatty(STDERR_FILENO))
-            a.cfg.progress = bonnie_progress;
+        a.cfg.progress = cli_progress_on(a.quiet) ? bonnie_progress : NULL;
         for (unsigned i = 0; rc == CLI_EXIT_OK && i < a.repeat; i++)
             rc = measure_once(&a, cmdline, i == 0 && a.repeat > 1);
     }

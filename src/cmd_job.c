@@ -52,29 +52,36 @@ typedef struct job_args {
     cli_save save;
 } job_args;
 
+/* --output-format, fio's option: normal (the tables) or json (fio's). */
+static sb_status job_format(const char *arg, sb_format *out, sb_error *err)
+{
+    if (strcmp(arg, "json") == 0)
+        *out = SB_FORMAT_FIO_JSON;
+    else if (strcmp(arg, "normal") == 0)
+        *out = SB_FORMAT_TEXT;
+    else
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "--output-format: '%s' is not a format (normal, json)", arg);
+    return SB_OK;
+}
+
 static bool job_option(int idx, const char *arg, void *ctx)
 {
     job_args *a = ctx;
+    /* The output and archive options, in fio's order and words. */
+    static const int output[] = {
+        [O_OUTPUT_FORMAT] = CLI_OUTPUT_FORMAT,
+        [O_OUTPUT] = CLI_OUTPUT_PATH,
+        [O_SI] = CLI_OUTPUT_SI,
+        [O_QUIET] = CLI_OUTPUT_QUIET,
+        [O_DB] = CLI_OUTPUT_SAVE + CLI_SAVE_DB,
+        [O_NO_SAVE] = CLI_OUTPUT_SAVE + CLI_SAVE_NO_SAVE,
+        [O_LABEL] = CLI_OUTPUT_SAVE + CLI_SAVE_LABEL,
+    };
     switch (idx) {
-    case O_OUTPUT_FORMAT:
-        if (strcmp(arg, "json") == 0) {
-            a->out.format = SB_FORMAT_FIO_JSON;
-        } else if (strcmp(arg, "normal") == 0) {
-            a->out.format = SB_FORMAT_TEXT;
-        } else {
-            cli_error("--output-format: '%s' is not a format (normal, json)", arg);
-            return false;
-        }
-        return true;
-    case O_OUTPUT: a->out.path = arg; return true;
-    case O_SI: a->out.report.si = true; return true;
     case O_PARSE_ONLY: a->parse_only = true; return true;
     case O_DESTRUCTIVE: a->destructive = true; return true;
-    case O_QUIET: a->out.quiet = true; return true;
-    case O_DB:
-    case O_NO_SAVE:
-    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
-    default: return true;
+    default: return cli_output_option(output[idx], arg, &a->out, &a->save, job_format);
     }
 }
 
@@ -88,8 +95,7 @@ static const char job_usage[] =
     "threads; results per job (or group, with group_reporting): bandwidth, IOPS,\n"
     "latency mean/p50/p99/p99.9/max, CPU. --output-format=json prints fio's JSON.\n"
     "Files storbench creates are removed at the end; a file or device it did not\n"
-    "create is only read, unless --destructive (never a mounted device).\n"
-    "The run is saved in the results archive unless --no-save (storbench results).\n";
+    "create is only read, unless --destructive (never a mounted device).\n" CLI_SAVE_USAGE;
 
 static void print_job_help(void)
 {
@@ -158,41 +164,21 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
         cli_error("%s", err.msg);
         return err.status == SB_E_UNSUPPORTED ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
     }
-    int rc = cli_output_open(&a->out);
-    if (rc != CLI_EXIT_OK)
-        return rc;
-    cfg.stop = cli_stop_flag();
-    if (!a->out.quiet && isatty(STDERR_FILENO)) {
-        cfg.progress = cli_job_progress;
-        cfg.progress_ctx = &a->out.report.si;
-    }
-    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
-    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK ||
-        !cli_save_labels(&a->save, run)) {
-        cli_error("out of memory");
-        sb_run_free(run);
-        if (a->out.file) {
-            fclose(a->out.file);
-            unlink(a->out.path);
-        }
+    cfg.progress = cli_progress_on(a->out.quiet) ? cli_job_progress : NULL;
+    cfg.progress_ctx = &a->out.report.si;
+    sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &cfg.stop);
+    if (!run)
         return CLI_EXIT_FAIL;
-    }
     uint64_t t0 = sb_clock_ns();
     sb_status st = sb_job_run(jobs, &cfg, run, &err);
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
-    cli_progress_done();
-    int rc1 = cli_print_run(run, &a->out);
+    int rc = cli_print_run(run, &a->out);
+    int rc2 = cli_finish(st, &err);
     /* A job that cannot be run as written (no size, misaligned direct
      * I/O, ...) is bad input, as a parse error is. */
-    bool none_ran = true;
-    for (size_t i = 0; i < run->n_targets; i++)
-        none_ran &= run->targets[i].n_tests == 0;
-    int rc2 = cli_finish(st, &err);
-    if (st == SB_E_INVALID && none_ran)
+    if (st == SB_E_INVALID && !cli_run_has_tests(run))
         rc2 = CLI_EXIT_USAGE;
-    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
-    sb_run_free(run);
-    return rc2 != CLI_EXIT_OK ? rc2 : rc1 != CLI_EXIT_OK ? rc1 : rc3;
+    return cli_run_end(run, rc2, rc, &a->save, a->out.quiet);
 }
 
 int cmd_job(const char *cmdline, int argc, char **argv)
@@ -204,7 +190,7 @@ int cmd_job(const char *cmdline, int argc, char **argv)
     if (!own || !jargs) {
         free(own);
         free(jargs);
-        cli_error("out of memory");
+        cli_error_nomem();
         return CLI_EXIT_FAIL;
     }
     int n_own = 0, n_jargs = 0;

@@ -129,31 +129,6 @@ static int64_t generated_time(void)
     return sb_clock_unix_s();
 }
 
-/* With no ids and no filter: the latest run, alone. */
-static int latest_run(sb_store *store, int64_t **ids, size_t *n)
-{
-    sb_run_summaries l;
-    sb_error err;
-    int rc = CLI_EXIT_OK;
-    *ids = NULL;
-    *n = 0;
-    if (sb_store_list_runs(store, NULL, &l, &err) != SB_OK) {
-        cli_error("%s", err.msg);
-        rc = CLI_EXIT_FAIL;
-    } else if (l.n == 0) {
-        cli_error("report: the archive holds no run yet");
-        rc = CLI_EXIT_FAIL;
-    } else if (!(*ids = malloc(sizeof **ids))) {
-        cli_error("out of memory");
-        rc = CLI_EXIT_FAIL;
-    } else {
-        (*ids)[0] = l.v[l.n - 1].id;
-        *n = 1;
-    }
-    sb_run_summaries_free(&l);
-    return rc;
-}
-
 /* Writes buf to path through a temporary file in the same directory,
  * renamed over it: the file is either the whole report or untouched. */
 static int write_file(const char *path, const sb_buf *buf)
@@ -217,11 +192,7 @@ static int render(sb_store *store, const report_args *a, const int64_t *ids, siz
     } else if (a->output) {
         rc = write_file(a->output, &buf);
     } else {
-        bool ok = fwrite(buf.data ? buf.data : "", 1, buf.len, stdout) == buf.len;
-        if (fflush(stdout) != 0 || !ok) {
-            cli_error("writing the report failed: %s", strerror(errno));
-            rc = CLI_EXIT_FAIL;
-        }
+        rc = cli_put_stdout(&buf, "the report");
     }
     sb_buf_free(&buf);
     cli_free_runs(runs, n);
@@ -235,25 +206,18 @@ int cmd_report(const char *cmdline, int argc, char **argv)
     int first;
     int rc = cli_parse(argc, argv, report_opts, report_usage, report_option, &a, &first);
     bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
-    if (rc == CLI_EXIT_OK && first < argc && filters) {
-        cli_error("report: give run IDs or filters, not both");
+    if (rc == CLI_EXIT_OK && first < argc && filters)
+        rc = cli_usage_error("report: give run IDs or filters, not both");
+    if (rc == CLI_EXIT_OK && a.chart_given && a.format != SB_HTML_SVG)
+        rc = cli_usage_error("report: --chart picks a chart for --format svg");
+    if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
-    }
-    if (rc == CLI_EXIT_OK && a.chart_given && a.format != SB_HTML_SVG) {
-        cli_error("report: --chart picks a chart for --format svg");
-        rc = CLI_EXIT_USAGE;
-    }
-    for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
-        int64_t id;
-        if (!cli_parse_run_id(argv[i], &id))
-            rc = CLI_EXIT_USAGE;
-    }
     sb_store *store = rc == CLI_EXIT_OK ? cli_open_archive(a.db, &rc) : NULL;
     if (store) {
         int64_t *ids = NULL;
         size_t n = 0;
         if (first >= argc && !filters)
-            rc = latest_run(store, &ids, &n);
+            rc = cli_latest_run(store, "report", &ids, &n);
         else
             rc = cli_select_runs(store, &a.filter, "report", argv, first, argc, &ids, &n);
         if (rc == CLI_EXIT_OK)
@@ -261,6 +225,6 @@ int cmd_report(const char *cmdline, int argc, char **argv)
         free(ids);
         sb_store_close(store);
     }
-    cli_save_free(&(cli_save){ .labels = a.labels });
+    sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }

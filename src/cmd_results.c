@@ -1,7 +1,7 @@
 /*
- * cmd_results.c: `storbench results list|show|export|delete`, the archive
- * of saved runs, and saving a measuring command's run into it (--db,
- * --no-save, --label).
+ * cmd_results.c: `storbench results list|show|compare|export|import|delete`,
+ * the archive of saved runs (saving a measuring command's run into it is
+ * cli_save.c's; what reading it takes, cli_archive.c's).
  *
  * Everything here prints from what the archive holds (the runs' own start
  * times included), so the same archive always prints the same bytes.
@@ -22,119 +22,6 @@
 #include "storbench/import.h"
 #include "storbench/store.h"
 
-/* ---- saving a measuring command's run ------------------------------------ */
-
-bool cli_save_option(int which, const char *arg, cli_save *save)
-{
-    switch (which) {
-    case CLI_SAVE_DB: save->db = arg; return true;
-    case CLI_SAVE_NO_SAVE: save->no_save = true; return true;
-    default: return cli_parse_label(arg, "--label", &save->labels);
-    }
-}
-
-bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels)
-{
-    const char *eq = strchr(arg, '=');
-    size_t klen = eq ? (size_t)(eq - arg) : 0;
-    if (!eq || klen == 0 ||
-        strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-                    "0123456789_.-") != klen) {
-        cli_error("%s: '%s' is not KEY=VALUE (KEY of letters, digits, '_', '.', '-')", opt, arg);
-        return false;
-    }
-    char key[256];
-    if (klen >= sizeof key) {
-        cli_error("%s: the key of '%s' is too long", opt, arg);
-        return false;
-    }
-    memcpy(key, arg, klen);
-    key[klen] = '\0';
-    if (sb_kvs_set(labels, key, eq + 1, NULL) != SB_OK) {
-        cli_error("out of memory");
-        return false;
-    }
-    return true;
-}
-
-bool cli_db_path(const char *opt, char *buf, size_t len)
-{
-    const char *env = getenv("STORBENCH_DB");
-    const char *xdg = getenv("XDG_DATA_HOME");
-    const char *home = getenv("HOME");
-    int n;
-    if (opt)
-        n = snprintf(buf, len, "%s", opt);
-    else if (env && *env)
-        n = snprintf(buf, len, "%s", env);
-    else if (xdg && xdg[0] == '/') /* the XDG spec ignores a relative path */
-        n = snprintf(buf, len, "%s/storbench/results.db", xdg);
-    else if (home && home[0] == '/')
-        n = snprintf(buf, len, "%s/.local/share/storbench/results.db", home);
-    else {
-        cli_error("no place for the results archive: set --db, STORBENCH_DB or HOME");
-        return false;
-    }
-    if (n < 0 || (size_t)n >= len || buf[0] == '\0') {
-        cli_error("the archive path '%s' is empty or too long", buf);
-        return false;
-    }
-    return true;
-}
-
-bool cli_save_labels(const cli_save *save, sb_run *run)
-{
-    for (size_t i = 0; i < save->labels.n; i++) {
-        if (sb_kvs_set(&run->labels, save->labels.v[i].key, save->labels.v[i].value, NULL) !=
-            SB_OK) {
-            cli_error("out of memory");
-            return false;
-        }
-    }
-    return true;
-}
-
-static bool run_has_tests(const sb_run *run)
-{
-    for (size_t i = 0; i < run->n_targets; i++)
-        if (run->targets[i].n_tests)
-            return true;
-    return false;
-}
-
-int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
-{
-    if (save->no_save || !run_has_tests(run))
-        return CLI_EXIT_OK;
-    char path[PATH_MAX];
-    if (!cli_db_path(save->db, path, sizeof path))
-        return CLI_EXIT_FAIL;
-    sb_store *store;
-    sb_error err;
-    int64_t id;
-    if (sb_store_open(path, SB_STORE_CREATE, &store, &err) != SB_OK ||
-        sb_store_save(store, run, &id, &err) != SB_OK) {
-        /* store is NULL when the open failed; closing NULL is allowed. */
-        sb_store_close(store);
-        cli_error("results not saved: %s", err.msg);
-        return CLI_EXIT_FAIL;
-    }
-    sb_store_close(store);
-    if (!quiet && isatty(STDERR_FILENO))
-        fprintf(stderr, "saved as run %lld in %s\n", (long long)id, path);
-    return CLI_EXIT_OK;
-}
-
-void cli_save_free(cli_save *save)
-{
-    for (size_t i = 0; i < save->labels.n; i++) {
-        free(save->labels.v[i].key);
-        free(save->labels.v[i].value);
-    }
-    free(save->labels.v);
-    save->labels = (sb_kvs){ 0 };
-}
-
 /* ---- shared by the results subcommands ---------------------------------- */
 
 typedef struct results_args {
@@ -147,33 +34,6 @@ typedef struct results_args {
     bool export_cmd; /* --format means csv|json, not text|csv|json */
     sb_report_opts report;
 } results_args;
-
-/* "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (a space for the T also works), UTC,
- * as `results list` prints times. */
-bool cli_parse_since(const char *s, int64_t *out)
-{
-    int y, mo, d, h = 0, mi = 0, used = 0;
-    if (strspn(s, "0123456789-") < 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 ||
-        used != 10)
-        return false;
-    if (s[used]) {
-        int used2 = 0;
-        if ((s[used] != 'T' && s[used] != ' ') || strspn(s + used + 1, "0123456789:") != 5 ||
-            sscanf(s + used + 1, "%2d:%2d%n", &h, &mi, &used2) != 2 || used2 != 5 ||
-            s[used + 1 + used2])
-            return false;
-    }
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59)
-        return false;
-    struct tm tm = {
-        .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h, .tm_min = mi
-    };
-    time_t t = timegm(&tm);
-    if (tm.tm_mday != d) /* 2026-02-31 rolled over */
-        return false;
-    *out = (int64_t)t;
-    return true;
-}
 
 static bool results_option(int idx, const char *arg, void *ctx)
 {
@@ -265,53 +125,9 @@ static int parse(int argc, char **argv, const cli_option *opts, const char *usag
     return cli_parse(argc, argv, opts, usage, results_option, a, first);
 }
 
-sb_store *cli_open_archive(const char *db, int *rc)
-{
-    char path[PATH_MAX];
-    *rc = CLI_EXIT_FAIL;
-    if (!cli_db_path(db, path, sizeof path))
-        return NULL;
-    sb_store *store;
-    sb_error err;
-    if (sb_store_open(path, SB_STORE_EXISTING, &store, &err) != SB_OK) {
-        cli_error("%s", err.msg);
-        return NULL;
-    }
-    *rc = CLI_EXIT_OK;
-    return store;
-}
-
 static sb_store *open_store(const results_args *a, int *rc)
 {
     return cli_open_archive(a->db, rc);
-}
-
-/* A run id: a positive decimal number. */
-bool cli_parse_run_id(const char *s, int64_t *id)
-{
-    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18) {
-        cli_error("'%s' is not a run id (see storbench results list)", s);
-        return false;
-    }
-    *id = strtoll(s, NULL, 10);
-    if (*id <= 0) {
-        cli_error("'%s' is not a run id (see storbench results list)", s);
-        return false;
-    }
-    return true;
-}
-
-/* Writes buf to stdout; CLI_EXIT_FAIL (error printed) when that fails. */
-static int put_stdout(const sb_buf *buf)
-{
-    size_t len = buf->len;
-    bool ok = fwrite(buf->data ? buf->data : "", 1, len, stdout) == len;
-    ok = fflush(stdout) == 0 && ok;
-    if (!ok) {
-        cli_error("writing the output failed: %s", strerror(errno));
-        return CLI_EXIT_FAIL;
-    }
-    return CLI_EXIT_OK;
 }
 
 /* ---- list ------------------------------------------------------------------ */
@@ -327,10 +143,8 @@ static int results_list(int argc, char **argv)
     results_args a = { 0 };
     int first;
     int rc = parse(argc, argv, list_opts, list_usage, &a, &first);
-    if (rc == CLI_EXIT_OK && first < argc) {
-        cli_error("results list: unexpected argument '%s' (see --help)", argv[first]);
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK && first < argc)
+        rc = cli_usage_error("results list: unexpected argument '%s' (see --help)", argv[first]);
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     if (store) {
         sb_run_summaries l;
@@ -346,14 +160,14 @@ static int results_list(int argc, char **argv)
                 cli_error("%s", err.msg);
                 rc = CLI_EXIT_FAIL;
             } else {
-                rc = put_stdout(&buf);
+                rc = cli_put_stdout(&buf, "the output");
             }
             sb_buf_free(&buf);
         }
         sb_run_summaries_free(&l);
         sb_store_close(store);
     }
-    cli_save_free(&(cli_save){ .labels = a.labels });
+    sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
@@ -384,10 +198,8 @@ static int results_show(int argc, char **argv)
     int first;
     int64_t id = 0;
     int rc = parse(argc, argv, show_opts, show_usage, &a, &first);
-    if (rc == CLI_EXIT_OK && argc - first != 1) {
-        cli_error("results show: give one run ID (see storbench results list)");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK && argc - first != 1)
+        rc = cli_usage_error("results show: give one run ID (see storbench results list)");
     if (rc == CLI_EXIT_OK && !cli_parse_run_id(argv[first], &id))
         rc = CLI_EXIT_USAGE;
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
@@ -410,7 +222,7 @@ static int results_show(int argc, char **argv)
                 cli_error("%s", err.msg);
                 rc = CLI_EXIT_FAIL;
             } else {
-                rc = put_stdout(&buf);
+                rc = cli_put_stdout(&buf, "the output");
             }
             sb_buf_free(&buf);
             sb_run_free(run);
@@ -435,10 +247,8 @@ static int results_delete(int argc, char **argv)
     results_args a = { 0 };
     int first;
     int rc = parse(argc, argv, delete_opts, delete_usage, &a, &first);
-    if (rc == CLI_EXIT_OK && first >= argc) {
-        cli_error("results delete: give the ID of a run (see storbench results list)");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK && first >= argc)
+        rc = cli_usage_error("results delete: give the ID of a run (see storbench results list)");
     int64_t id;
     for (int i = first; rc == CLI_EXIT_OK && i < argc; i++)
         if (!cli_parse_run_id(argv[i], &id))
@@ -487,7 +297,7 @@ static int export_ids(sb_store *store, sb_export_format fmt, const int64_t *ids,
     if (st != SB_OK)
         cli_error("%s", err.msg);
     else
-        rc = put_stdout(&buf);
+        rc = cli_put_stdout(&buf, "the output");
     sb_buf_free(&buf);
     return rc;
 }
@@ -497,46 +307,24 @@ static int results_export(int argc, char **argv)
     results_args a = { .export_cmd = true, .export_format = SB_EXPORT_CSV };
     int first;
     int rc = parse(argc, argv, export_opts, export_usage, &a, &first);
-    size_t n = rc == CLI_EXIT_OK ? (size_t)(argc - first) : 0;
-    int64_t *ids = calloc(n ? n : 1, sizeof *ids);
-    if (!ids) {
-        cli_error("out of memory");
-        rc = CLI_EXIT_FAIL;
-    }
-    for (size_t i = 0; rc == CLI_EXIT_OK && i < n; i++)
-        if (!cli_parse_run_id(argv[first + (int)i], &ids[i]))
-            rc = CLI_EXIT_USAGE;
-    if (rc == CLI_EXIT_OK && n && (a.filter.labels || a.filter.host || a.filter.has_since)) {
-        cli_error("results export: give run IDs or filters, not both");
+    if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK && first < argc &&
+        (a.filter.labels || a.filter.host || a.filter.has_since)) {
+        rc = cli_usage_error("results export: give run IDs or filters, not both");
     }
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
-    if (store && n == 0) {
-        /* No IDs: every run the filters select. */
-        sb_run_summaries l;
-        sb_error err;
-        if (sb_store_list_runs(store, &a.filter, &l, &err) != SB_OK) {
-            cli_error("%s", err.msg);
-            rc = CLI_EXIT_FAIL;
-        } else {
-            int64_t *all = realloc(ids, (l.n ? l.n : 1) * sizeof *all);
-            if (!all) {
-                cli_error("out of memory");
-                rc = CLI_EXIT_FAIL;
-            } else {
-                ids = all;
-                for (size_t i = 0; i < l.n; i++)
-                    ids[i] = l.v[i].id;
-                n = l.n;
-            }
-        }
-        sb_run_summaries_free(&l);
+    if (store) {
+        /* No IDs: every run the filters select, none perhaps. */
+        int64_t *ids = NULL;
+        size_t n = 0;
+        rc = cli_select_runs(store, &a.filter, NULL, argv, first, argc, &ids, &n);
+        if (rc == CLI_EXIT_OK)
+            rc = export_ids(store, a.export_format, ids, n);
+        free(ids);
+        sb_store_close(store);
     }
-    if (store && rc == CLI_EXIT_OK)
-        rc = export_ids(store, a.export_format, ids, n);
-    sb_store_close(store);
-    free(ids);
-    cli_save_free(&(cli_save){ .labels = a.labels });
+    sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
@@ -550,72 +338,6 @@ static const char compare_usage[] =
     "direction and block size, other tests by name), each value after the first\n"
     "column with its difference in % against the first column; '-' where a column\n"
     "lacks the metric.\n";
-
-int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *cmd, char **argv,
-                    int first, int argc, int64_t **ids, size_t *n)
-{
-    *n = (size_t)(argc - first);
-    *ids = calloc(*n ? *n : 1, sizeof **ids);
-    if (!*ids) {
-        cli_error("out of memory");
-        return CLI_EXIT_FAIL;
-    }
-    for (size_t i = 0; i < *n; i++)
-        if (!cli_parse_run_id(argv[first + (int)i], &(*ids)[i]))
-            return CLI_EXIT_USAGE;
-    if (*n)
-        return CLI_EXIT_OK;
-    sb_run_summaries l;
-    sb_error err;
-    int rc = CLI_EXIT_OK;
-    if (sb_store_list_runs(store, filter, &l, &err) != SB_OK) {
-        cli_error("%s", err.msg);
-        rc = CLI_EXIT_FAIL;
-    } else if (l.n == 0) {
-        cli_error("%s: no saved run matches the filters", cmd);
-        rc = CLI_EXIT_FAIL;
-    } else {
-        int64_t *all = realloc(*ids, l.n * sizeof *all);
-        if (!all) {
-            cli_error("out of memory");
-            rc = CLI_EXIT_FAIL;
-        } else {
-            *ids = all;
-            for (size_t i = 0; i < l.n; i++)
-                all[i] = l.v[i].id;
-            *n = l.n;
-        }
-    }
-    sb_run_summaries_free(&l);
-    return rc;
-}
-
-sb_compare_run *cli_load_runs(sb_store *store, const int64_t *ids, size_t n)
-{
-    sb_compare_run *runs = calloc(n ? n : 1, sizeof *runs);
-    if (!runs) {
-        cli_error("out of memory");
-        return NULL;
-    }
-    for (size_t i = 0; i < n; i++) {
-        sb_run *run;
-        sb_error err;
-        if (sb_store_load(store, ids[i], &run, &err) != SB_OK) {
-            cli_error("%s", err.msg);
-            cli_free_runs(runs, i);
-            return NULL;
-        }
-        runs[i] = (sb_compare_run){ ids[i], run };
-    }
-    return runs;
-}
-
-void cli_free_runs(sb_compare_run *runs, size_t n)
-{
-    for (size_t i = 0; runs && i < n; i++)
-        sb_run_free((sb_run *)runs[i].run);
-    free(runs);
-}
 
 static int compare_ids(sb_store *store, const results_args *a, const int64_t *ids, size_t n)
 {
@@ -631,7 +353,7 @@ static int compare_ids(sb_store *store, const results_args *a, const int64_t *id
         cli_error("%s", err.msg);
         rc = CLI_EXIT_FAIL;
     } else {
-        rc = put_stdout(&buf);
+        rc = cli_put_stdout(&buf, "the output");
     }
     sb_buf_free(&buf);
     cli_free_runs(runs, n);
@@ -645,17 +367,13 @@ static int results_compare(int argc, char **argv)
     int rc = parse(argc, argv, compare_opts, compare_usage, &a, &first);
     bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
     if (rc == CLI_EXIT_OK && first < argc && filters) {
-        cli_error("results compare: give run IDs or filters, not both");
-        rc = CLI_EXIT_USAGE;
+        rc = cli_usage_error("results compare: give run IDs or filters, not both");
     } else if (rc == CLI_EXIT_OK && first >= argc && !filters) {
-        cli_error("results compare: give run IDs or --filter (see storbench results list)");
+        rc = cli_usage_error(
+            "results compare: give run IDs or --filter (see storbench results list)");
+    }
+    if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
-    }
-    for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
-        int64_t id;
-        if (!cli_parse_run_id(argv[i], &id))
-            rc = CLI_EXIT_USAGE;
-    }
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     if (store) {
         int64_t *ids = NULL;
@@ -666,7 +384,7 @@ static int results_compare(int argc, char **argv)
         free(ids);
         sb_store_close(store);
     }
-    cli_save_free(&(cli_save){ .labels = a.labels });
+    sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
@@ -688,14 +406,12 @@ static int results_import(int argc, char **argv)
     results_args a = { 0 };
     int first;
     int rc = parse(argc, argv, import_opts, import_usage, &a, &first);
-    if (rc == CLI_EXIT_OK && first >= argc) {
-        cli_error("results import: give the files to import");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK && first >= argc)
+        rc = cli_usage_error("results import: give the files to import");
     size_t n = rc == CLI_EXIT_OK ? (size_t)(argc - first) : 0;
     sb_run **runs = calloc(n ? n : 1, sizeof *runs);
     if (!runs) {
-        cli_error("out of memory");
+        cli_error_nomem();
         rc = CLI_EXIT_FAIL;
     }
     /* All files are read before anything is stored, so that a bad file in
@@ -707,13 +423,10 @@ static int results_import(int argc, char **argv)
             cli_error("%s", err.msg);
             rc = st == SB_E_INVALID || st == SB_E_NOTFOUND ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
         }
-        for (size_t k = 0; st == SB_OK && k < a.labels.n; k++)
-            if (sb_kvs_set(&runs[i]->labels, a.labels.v[k].key, a.labels.v[k].value, &err) !=
-                SB_OK) {
-                cli_error("out of memory");
-                rc = CLI_EXIT_FAIL;
-                break;
-            }
+        if (st == SB_OK && sb_kvs_copy(&runs[i]->labels, "", &a.labels, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        }
     }
     sb_store *store = NULL;
     if (rc == CLI_EXIT_OK) {
@@ -745,14 +458,14 @@ static int results_import(int argc, char **argv)
         }
     }
     sb_store_close(store);
-    int out_rc = put_stdout(&buf);
+    int out_rc = cli_put_stdout(&buf, "the output");
     if (rc == CLI_EXIT_OK)
         rc = out_rc;
     sb_buf_free(&buf);
     for (size_t i = 0; runs && i < n; i++)
         sb_run_free(runs[i]);
     free(runs);
-    cli_save_free(&(cli_save){ .labels = a.labels });
+    sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 

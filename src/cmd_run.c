@@ -38,10 +38,8 @@ static const cli_option run_opts[] = {
                    "the asynchronous engine for the queued tests: io_uring (default) or libaio" },
     [O_DRY_RUN] = { "dry-run", 'n', NULL,
                     "print the tests as a storbench job (fio) command line, run nothing" },
-    [O_FORMAT] = { "format", 'f', "FMT", "text (default), json (storbench's) or fio-json" },
-    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
-    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s" },
-    [O_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes" },
+    CLI_OUTPUT_OPTIONS("text (default), json (storbench's) or fio-json",
+                       "MB/s (10^6 bytes/s) instead of MiB/s", "no progress line, no notes"),
     CLI_SAVE_OPTIONS(0),
     { 0 },
 };
@@ -53,12 +51,28 @@ typedef struct run_args {
     cli_save save;
 } run_args;
 
+/* --format: text, json or fio-json; csv is the sweep's. */
+static sb_status run_format(const char *arg, sb_format *out, sb_error *err)
+{
+    if (strcmp(arg, "fio-json") == 0) {
+        *out = SB_FORMAT_FIO_JSON;
+        return SB_OK;
+    }
+    if (strcmp(arg, "csv") == 0)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "--format: csv is the sweep's; use json or fio-json, or "
+                            "storbench results export --format csv");
+    return sb_report_parse_format(arg, out, err);
+}
+
 static bool run_option(int idx, const char *arg, void *ctx)
 {
     run_args *a = ctx;
     sb_error err;
     sb_status st = SB_OK;
     uint64_t v;
+    if (idx >= O_FORMAT)
+        return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, run_format);
     switch (idx) {
     case O_TIME:
         st = sb_parse_time_ns(arg, "--time", &v, &err);
@@ -92,29 +106,9 @@ static bool run_option(int idx, const char *arg, void *ctx)
         a->cfg.engine = arg;
         break;
     case O_DRY_RUN: a->dry_run = true; break;
-    case O_FORMAT:
-        if (strcmp(arg, "fio-json") == 0)
-            a->out.format = SB_FORMAT_FIO_JSON;
-        else if (strcmp(arg, "csv") == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0,
-                              "--format: csv is the sweep's; use json or fio-json, or "
-                              "storbench results export --format csv");
-        else
-            st = sb_report_parse_format(arg, &a->out.format, &err);
-        break;
-    case O_OUTPUT: a->out.path = arg; break;
-    case O_SI: a->out.report.si = true; break;
-    case O_QUIET: a->out.quiet = true; break;
-    case O_DB:
-    case O_NO_SAVE:
-    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
-    if (st != SB_OK) {
-        cli_error("%s", err.msg);
-        return false;
-    }
-    return true;
+    return cli_ok(st, &err);
 }
 
 /* --dry-run: the jobs as one command line, ready to paste. */
@@ -140,26 +134,16 @@ static int dry_run(run_args *a, const char *const *dirs, size_t n)
 
 static int measure(run_args *a, const char *cmdline, const char *const *dirs, size_t n)
 {
-    int rc = cli_output_open(&a->out);
-    if (rc != CLI_EXIT_OK)
-        return rc;
     cli_notes ln;
     sb_sink notes;
     cli_notes_init(&ln, &notes, a->out.quiet);
     a->cfg.notes = &notes;
-    a->cfg.stop = cli_stop_flag();
-    if (!a->out.quiet && isatty(STDERR_FILENO)) {
-        a->cfg.progress = cli_job_progress;
-        a->cfg.progress_ctx = &a->out.report.si;
-    }
-    sb_error err = { 0 };
-    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
-    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK ||
-        !cli_save_labels(&a->save, run)) {
-        cli_error("out of memory");
-        sb_run_free(run);
+    a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_job_progress : NULL;
+    a->cfg.progress_ctx = &a->out.report.si;
+    sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
+    if (!run)
         return CLI_EXIT_FAIL;
-    }
+    sb_error err = { 0 };
     uint64_t t0 = sb_clock_ns();
     sb_status st = SB_OK;
     for (size_t i = 0; i < n; i++) {
@@ -171,18 +155,14 @@ static int measure(run_args *a, const char *cmdline, const char *const *dirs, si
         }
         if (s == SB_E_INTERRUPTED)
             break;
-        if (s != SB_OK && s != SB_E_INTERRUPTED && n > 1) {
-            cli_progress_done();
+        if (s != SB_OK && s != SB_E_INTERRUPTED && n > 1)
             cli_error("%s", e2.msg);
-        }
     }
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
-    cli_progress_done();
-    int rc1 = cli_print_run(run, &a->out);
+    int rc = cli_print_run(run, &a->out);
+    /* With several directories, each error was said as it happened. */
     int rc2 = n > 1 && st != SB_OK && st != SB_E_INTERRUPTED ? CLI_EXIT_FAIL : cli_finish(st, &err);
-    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
-    sb_run_free(run);
-    return rc2 != CLI_EXIT_OK ? rc2 : rc1 != CLI_EXIT_OK ? rc1 : rc3;
+    return cli_run_end(run, rc2, rc, &a->save, a->out.quiet);
 }
 
 static const char run_usage[] =

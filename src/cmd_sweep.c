@@ -54,10 +54,8 @@ static const cli_option sweep_opts[] = {
     [O_ENGINE] = { "engine", 0, "NAME", "sync (read/write, default) or psync (pread/pwrite)" },
     [O_DESTRUCTIVE] = { "destructive", 0, NULL,
                         "allow writing to a block device (never to a mounted one)" },
-    [O_FORMAT] = { "format", 'f', "FMT", "text (default), csv or json" },
-    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
-    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
-    [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
+    CLI_OUTPUT_OPTIONS("text (default), csv or json", "MB/s (10^6 bytes) instead of MiB/s",
+                       "no progress line"),
     CLI_SAVE_OPTIONS('l'),
     { 0 },
 };
@@ -90,6 +88,8 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     sb_sweep_config *c = &a->cfg;
     sb_error err;
     sb_status st = SB_OK;
+    if (idx >= O_FORMAT)
+        return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, sb_report_parse_format);
     switch (idx) {
     case O_BS: st = sb_parse_size_list(arg, "--bs", c->bs, SB_SWEEP_MAX_BS, &c->n_bs, &err); break;
     case O_SIZE:
@@ -141,60 +141,26 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
             snprintf(c->engine, sizeof c->engine, "%s", arg);
         break;
     case O_DESTRUCTIVE: c->destructive = true; break;
-    case O_FORMAT: st = sb_report_parse_format(arg, &a->out.format, &err); break;
-    case O_OUTPUT: a->out.path = arg; break;
-    case O_SI: a->out.report.si = true; break;
-    case O_QUIET: a->out.quiet = true; break;
-    case O_DB:
-    case O_NO_SAVE:
-    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
-    if (st != SB_OK) {
-        cli_error("%s", err.msg);
-        return false;
-    }
-    return true;
+    return cli_ok(st, &err);
 }
 
 /* Measures, prints what was measured (also after an error or an
  * interruption), and returns the exit code. */
 static int measure_and_print(sweep_args *a, const char *cmdline, const char *const *paths, size_t n)
 {
-    sb_error cerr;
-    if (sb_sweep_check_config(&a->cfg, &cerr) != SB_OK) {
-        cli_error("%s", cerr.msg);
-        return CLI_EXIT_USAGE;
-    }
-    a->cfg.stop = cli_stop_flag();
-    if (!a->out.quiet) {
-        a->cfg.progress = cli_progress;
-        a->cfg.progress_ctx = &a->out.report.si;
-    }
-    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
     sb_error err;
-    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
-        cli_error("out of memory");
-        sb_run_free(run);
+    if (!cli_ok(sb_sweep_check_config(&a->cfg, &err), &err))
+        return CLI_EXIT_USAGE;
+    a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_progress : NULL;
+    a->cfg.progress_ctx = &a->out.report.si;
+    sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
+    if (!run)
         return CLI_EXIT_FAIL;
-    }
-    if (!cli_save_labels(&a->save, run)) {
-        sb_run_free(run);
-        return CLI_EXIT_FAIL;
-    }
-    int rc = cli_output_open(&a->out);
-    if (rc != CLI_EXIT_OK) {
-        sb_run_free(run);
-        return rc;
-    }
     sb_status st = sb_sweep_run(&a->cfg, paths, n, run, &err);
-    cli_progress_done();
-    rc = cli_print_run(run, &a->out);
-    int rc2 = cli_finish(st, &err);
-    /* Saved after printing, so a failure to save never costs the output. */
-    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
-    sb_run_free(run);
-    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
+    int rc = cli_print_run(run, &a->out);
+    return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->out.quiet);
 }
 
 static const char sweep_usage[] =
@@ -204,8 +170,7 @@ static const char sweep_usage[] =
     "TARGET (a directory, or a block device) in its own column. Writes are timed\n"
     "to fdatasync; reads are cold (O_DIRECT, or buffered after dropping the cache).\n"
     "Each point runs until its rate is steady (adaptive), or with --size exactly\n"
-    "SIZE per block size as `dd bs=N count=SIZE/N conv=fdatasync` would.\n"
-    "The run is saved in the results archive unless --no-save (storbench results).\n";
+    "SIZE per block size as `dd bs=N count=SIZE/N conv=fdatasync` would.\n" CLI_SAVE_USAGE;
 
 int cmd_sweep(const char *cmdline, int argc, char **argv)
 {
@@ -213,10 +178,8 @@ int cmd_sweep(const char *cmdline, int argc, char **argv)
     sb_sweep_config_init(&a.cfg);
     int first;
     int rc = cli_parse(argc, argv, sweep_opts, sweep_usage, sweep_option, &a, &first);
-    if (rc == CLI_EXIT_OK && first >= argc) {
-        cli_error("sweep: no TARGET given (a directory or a block device; see --help)");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK && first >= argc)
+        rc = cli_usage_error("sweep: no TARGET given (a directory or a block device; see --help)");
     if (rc == CLI_EXIT_OK)
         rc = measure_and_print(&a, cmdline, (const char *const *)argv + first,
                                (size_t)(argc - first));

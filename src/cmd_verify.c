@@ -40,10 +40,8 @@ static const cli_option verify_opts[] = {
     [O_NO_PROBE] = { "no-probe", 0, NULL,
                      "devices: skip the quick fake-capacity probe, go straight to the full run" },
     [O_FILE_SIZE] = { "file-size", 0, "SIZE", "directories: the size of each file (default 1g)" },
-    [O_FORMAT] = { "format", 'f', "FMT", "text (default) or json" },
-    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
-    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
-    [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
+    CLI_OUTPUT_OPTIONS("text (default) or json", "MB/s (10^6 bytes) instead of MiB/s",
+                       "no progress line"),
     CLI_SAVE_OPTIONS('l'),
     { 0 },
 };
@@ -55,12 +53,26 @@ typedef struct verify_args {
     cli_save save;
 } verify_args;
 
+/* --format: text or json. */
+static sb_status verify_format(const char *arg, sb_format *out, sb_error *err)
+{
+    sb_format f;
+    SB_TRY(sb_report_parse_format(arg, &f, err));
+    if (f == SB_FORMAT_CSV)
+        return sb_error_set(err, SB_E_INVALID, 0, "--format: verify writes text or json, not '%s'",
+                            arg);
+    *out = f;
+    return SB_OK;
+}
+
 static bool verify_option(int idx, const char *arg, void *ctx)
 {
     verify_args *a = ctx;
     sb_verify_config *c = &a->cfg;
     sb_error err;
     sb_status st = SB_OK;
+    if (idx >= O_FORMAT)
+        return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, verify_format);
     switch (idx) {
     case O_SIZE:
         st = sb_parse_size(arg, "--size", &c->size_bytes, &err);
@@ -76,25 +88,9 @@ static bool verify_option(int idx, const char *arg, void *ctx)
         if (st == SB_OK && c->file_bytes == 0)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--file-size: '%s' must be more than 0", arg);
         break;
-    case O_FORMAT:
-        st = sb_report_parse_format(arg, &a->out.format, &err);
-        if (st == SB_OK && a->out.format == SB_FORMAT_CSV)
-            st = sb_error_set(&err, SB_E_INVALID, 0,
-                              "--format: verify writes text or json, not '%s'", arg);
-        break;
-    case O_OUTPUT: a->out.path = arg; break;
-    case O_SI: a->out.report.si = true; break;
-    case O_QUIET: a->out.quiet = true; break;
-    case O_DB:
-    case O_NO_SAVE:
-    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
-    if (st != SB_OK) {
-        cli_error("%s", err.msg);
-        return false;
-    }
-    return true;
+    return cli_ok(st, &err);
 }
 
 static void verify_progress(const sb_verify_progress *p, void *ctx)
@@ -145,39 +141,19 @@ static int verdict_rc(const sb_run *run)
 static int measure_and_print(verify_args *a, const char *cmdline, const char *path)
 {
     sb_error err;
-    if (sb_verify_check_config(&a->cfg, &err) != SB_OK) {
-        cli_error("%s", err.msg);
+    if (!cli_ok(sb_verify_check_config(&a->cfg, &err), &err))
         return CLI_EXIT_USAGE;
-    }
-    a->cfg.stop = cli_stop_flag();
-    if (!a->out.quiet && isatty(STDERR_FILENO)) {
-        a->cfg.progress = verify_progress;
-        a->cfg.progress_ctx = &a->out.report.si;
-    }
-    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
-    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
-        cli_error("out of memory");
-        sb_run_free(run);
+    a->cfg.progress = cli_progress_on(a->out.quiet) ? verify_progress : NULL;
+    a->cfg.progress_ctx = &a->out.report.si;
+    sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
+    if (!run)
         return CLI_EXIT_FAIL;
-    }
-    if (!cli_save_labels(&a->save, run)) {
-        sb_run_free(run);
-        return CLI_EXIT_FAIL;
-    }
-    int rc = cli_output_open(&a->out);
-    if (rc != CLI_EXIT_OK) {
-        sb_run_free(run);
-        return rc;
-    }
     uint64_t t0 = sb_clock_ns();
     sb_status st = sb_verify_run(&a->cfg, path, run, &err);
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
-    cli_progress_done();
-    rc = cli_print_run(run, &a->out);
+    int rc = cli_print_run(run, &a->out);
     int rc2 = st != SB_OK ? cli_finish(st, &err) : verdict_rc(run);
-    int rc3 = cli_save_run(run, &a->save, a->out.quiet);
-    sb_run_free(run);
-    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
+    return cli_run_end(run, rc2, rc, &a->save, a->out.quiet);
 }
 
 static const char verify_usage[] =
@@ -198,8 +174,7 @@ static const char verify_usage[] =
     "the root filesystem), after a quick probe at spread-out offsets that stops at\n"
     "once on a fake-capacity device.\n"
     "Exit status: 0 when every sector read back as written, 1 when not (one line on\n"
-    "stderr says so) or on an error, 2 for bad options.\n"
-    "The run is saved in the results archive unless --no-save (storbench results).\n";
+    "stderr says so) or on an error, 2 for bad options.\n" CLI_SAVE_USAGE;
 
 int cmd_verify(const char *cmdline, int argc, char **argv)
 {
@@ -207,19 +182,14 @@ int cmd_verify(const char *cmdline, int argc, char **argv)
     sb_verify_config_init(&a.cfg);
     int first;
     int rc = cli_parse(argc, argv, verify_opts, verify_usage, verify_option, &a, &first);
-    if (rc == CLI_EXIT_OK && first >= argc) {
-        cli_error("verify: no TARGET given (a directory or a block device; see --help)");
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc == CLI_EXIT_OK && argc - first > 1) {
-        cli_error("verify: one TARGET at a time (got %d)", argc - first);
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc == CLI_EXIT_OK && a.write_only && a.read_only) {
-        cli_error("verify: --write-only and --read-only exclude each other (give neither for "
-                  "both phases)");
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK && first >= argc)
+        rc = cli_usage_error("verify: no TARGET given (a directory or a block device; see --help)");
+    if (rc == CLI_EXIT_OK && argc - first > 1)
+        rc = cli_usage_error("verify: one TARGET at a time (got %d)", argc - first);
+    if (rc == CLI_EXIT_OK && a.write_only && a.read_only)
+        rc = cli_usage_error(
+            "verify: --write-only and --read-only exclude each other (give neither for "
+            "both phases)");
     if (rc == CLI_EXIT_OK) {
         a.cfg.phase = a.write_only  ? SB_VERIFY_WRITE_ONLY
                       : a.read_only ? SB_VERIFY_READ_ONLY

@@ -162,11 +162,7 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
     case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
-    if (st != SB_OK) {
-        cli_error("%s", err.msg);
-        return false;
-    }
-    return true;
+    return cli_ok(st, &err);
 }
 
 /* The target, the pass, the offset, the last block's rate and the time
@@ -197,24 +193,13 @@ static void print_notes(const sb_run *run)
 static int measure_and_print(zcav_args *a, const char *cmdline)
 {
     sb_error err;
-    sb_status st = sb_zcav_check_config(&a->cfg, &err);
-    if (st != SB_OK) {
-        cli_error("%s", err.msg);
+    sb_status st = SB_OK;
+    if (!cli_ok(sb_zcav_check_config(&a->cfg, &err), &err))
         return CLI_EXIT_USAGE;
-    }
-    a->cfg.stop = cli_stop_flag();
-    if (!a->quiet && isatty(STDERR_FILENO))
-        a->cfg.progress = zcav_progress;
-    sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
-    if (!run || sb_probe_host_basic(NULL, &run->host, &err) != SB_OK) {
-        cli_error("out of memory");
-        sb_run_free(run);
+    a->cfg.progress = cli_progress_on(a->quiet) ? zcav_progress : NULL;
+    sb_run *run = cli_run_begin(cmdline, &a->save, NULL, &a->cfg.stop);
+    if (!run)
         return CLI_EXIT_FAIL;
-    }
-    if (!cli_save_labels(&a->save, run)) {
-        sb_run_free(run);
-        return CLI_EXIT_FAIL;
-    }
     /* The logs are created before anything is measured, so that a path
      * that cannot be written fails at once. With one log per target (zcav's
      * `-l a -f x -l b -f y`), each target goes to its own; otherwise all go
@@ -255,21 +240,8 @@ static int measure_and_print(zcav_args *a, const char *cmdline)
         sb_run_free(run);
         return rc;
     }
-    int rc2;
-    if (st == SB_E_INTERRUPTED) {
-        /* cli_finish's message speaks of test files; zcav makes none. */
-        int sig = atomic_load(a->cfg.stop);
-        cli_error("interrupted by %s", sig == SIGTERM  ? "SIGTERM"
-                                       : sig == SIGHUP ? "SIGHUP"
-                                                       : "SIGINT");
-        rc2 = 128 + (sig ? sig : SIGINT);
-    } else {
-        rc2 = cli_finish(st, &err);
-    }
-    /* Saved after printing, so a failure to save never costs the output. */
-    int rc3 = cli_save_run(run, &a->save, a->quiet);
-    sb_run_free(run);
-    return rc2 != CLI_EXIT_OK ? rc2 : rc != CLI_EXIT_OK ? rc : rc3;
+    /* cli_finish's message speaks of test files; zcav makes none. */
+    return cli_run_end(run, cli_finish_as(st, &err, ""), rc, &a->save, a->quiet);
 }
 
 static const char zcav_usage[] =
@@ -280,8 +252,7 @@ static const char zcav_usage[] =
     "zcav's format (offset GiB, MiB/s, seconds), for gnuplot. Several targets (-f or\n"
     "arguments) are read at once, to show a bus they share; with one -l per target,\n"
     "each goes to its own log, as zcav's `-l a -f x -l b -f y`. Read-only unless -w with\n"
-    "--destructive; a mounted device is never written.\n"
-    "The run is saved in the results archive unless --no-save (storbench results).\n";
+    "--destructive; a mounted device is never written.\n" CLI_SAVE_USAGE;
 
 int cmd_zcav(const char *cmdline, int argc, char **argv)
 {
@@ -291,21 +262,17 @@ int cmd_zcav(const char *cmdline, int argc, char **argv)
     int rc = cli_parse(argc, argv, zcav_opts, zcav_usage, zcav_option, &a, &first);
     for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
         if (a.n_paths >= SB_ZCAV_MAX_TARGETS) {
-            cli_error("zcav: at most %d targets", SB_ZCAV_MAX_TARGETS);
-            rc = CLI_EXIT_USAGE;
+            rc = cli_usage_error("zcav: at most %d targets", SB_ZCAV_MAX_TARGETS);
         } else {
             a.paths[a.n_paths++] = argv[i];
         }
     }
-    if (rc == CLI_EXIT_OK && a.n_paths == 0) {
-        cli_error("zcav: no DEVICE or FILE given (see --help)");
-        rc = CLI_EXIT_USAGE;
-    }
-    if (rc == CLI_EXIT_OK && a.n_logs > 1 && a.n_logs != a.n_paths) {
-        cli_error("-l: give one log for all targets or one per target (%zu logs, %zu targets)",
-                  a.n_logs, a.n_paths);
-        rc = CLI_EXIT_USAGE;
-    }
+    if (rc == CLI_EXIT_OK && a.n_paths == 0)
+        rc = cli_usage_error("zcav: no DEVICE or FILE given (see --help)");
+    if (rc == CLI_EXIT_OK && a.n_logs > 1 && a.n_logs != a.n_paths)
+        rc = cli_usage_error(
+            "-l: give one log for all targets or one per target (%zu logs, %zu targets)", a.n_logs,
+            a.n_paths);
     if (rc == CLI_EXIT_OK)
         rc = measure_and_print(&a, cmdline);
     cli_save_free(&a.save);

@@ -13,10 +13,12 @@ root=${SB_SOURCE_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../..}
 
 # load_table CMD: the option table of src/cmd_CMD.c, the lines from
 # `CMD_opts[] = {` to the closing `};`; each entry begins `{ "name", 'c'` or
-# `{ "name", 0`, and CLI_SAVE_OPTIONS(short) (src/cli.h) stands for --db,
+# `{ "name", 0`, CLI_OUTPUT_OPTIONS(...) (src/cli.h) stands for -f/--format,
+# -o/--output, --si and -q/--quiet, and CLI_SAVE_OPTIONS(short) for --db,
 # --no-save and --label with that short name.
 load_table() {
     local src=$root/src/cmd_$1.c body
+    local output_re="CLI_OUTPUT_OPTIONS\\("
     local save_re="CLI_SAVE_OPTIONS\\(('([A-Za-z0-9])'|0)\\)"
     [[ -r $src ]] || sb_fail "cannot read $src (SB_SOURCE_ROOT='${SB_SOURCE_ROOT:-}')"
     body=$(sed -n "/$1_opts\[\] = {/,/^};/p" "$src")
@@ -24,6 +26,9 @@ load_table() {
         grep -oE "\\{ *\"[a-z][a-z0-9-]*\", *('[A-Za-z0-9]'|0)" <<<"$body" |
             sed -E "s/^\\{ *\"([^\"]*)\", *'?([^']*)'?$/\\1 \\2/"
     )
+    if [[ $body =~ $output_re ]]; then
+        table+=("format f" "output o" "si 0" "quiet q")
+    fi
     if [[ $body =~ $save_re ]]; then
         table+=("db 0" "no-save 0" "label ${BASH_REMATCH[2]:-0}")
     fi

@@ -1,0 +1,172 @@
+/*
+ * cli_archive.c: what the commands that read the results archive share
+ * (`storbench results ...`, `storbench report`): run ids and dates on the
+ * command line, opening the archive, choosing and loading the runs
+ * (declared in cli.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cli.h"
+#include "storbench/compare.h"
+#include "storbench/store.h"
+
+/* "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (a space for the T also works), UTC,
+ * as `results list` prints times. */
+bool cli_parse_since(const char *s, int64_t *out)
+{
+    int y, mo, d, h = 0, mi = 0, used = 0;
+    if (strspn(s, "0123456789-") < 10 || sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3 ||
+        used != 10)
+        return false;
+    if (s[used]) {
+        int used2 = 0;
+        if ((s[used] != 'T' && s[used] != ' ') || strspn(s + used + 1, "0123456789:") != 5 ||
+            sscanf(s + used + 1, "%2d:%2d%n", &h, &mi, &used2) != 2 || used2 != 5 ||
+            s[used + 1 + used2])
+            return false;
+    }
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59)
+        return false;
+    struct tm tm = {
+        .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h, .tm_min = mi
+    };
+    time_t t = timegm(&tm);
+    if (tm.tm_mday != d) /* 2026-02-31 rolled over */
+        return false;
+    *out = (int64_t)t;
+    return true;
+}
+
+/* A run id: a positive decimal number. */
+bool cli_parse_run_id(const char *s, int64_t *id)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18) {
+        cli_error("'%s' is not a run id (see storbench results list)", s);
+        return false;
+    }
+    *id = strtoll(s, NULL, 10);
+    if (*id <= 0) {
+        cli_error("'%s' is not a run id (see storbench results list)", s);
+        return false;
+    }
+    return true;
+}
+
+bool cli_run_ids_valid(char **argv, int first, int argc)
+{
+    int64_t id;
+    for (int i = first; i < argc; i++)
+        if (!cli_parse_run_id(argv[i], &id))
+            return false;
+    return true;
+}
+
+sb_store *cli_open_archive(const char *db, int *rc)
+{
+    char path[PATH_MAX];
+    *rc = CLI_EXIT_FAIL;
+    if (!cli_db_path(db, path, sizeof path))
+        return NULL;
+    sb_store *store;
+    sb_error err;
+    if (sb_store_open(path, SB_STORE_EXISTING, &store, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        return NULL;
+    }
+    *rc = CLI_EXIT_OK;
+    return store;
+}
+
+/* The ids of the runs filter selects (NULL: all), oldest first, into *ids
+ * (replacing what it held; the caller frees it) and *n. */
+static int listed_ids(sb_store *store, const sb_store_filter *filter, int64_t **ids, size_t *n)
+{
+    sb_run_summaries l;
+    sb_error err;
+    int rc = CLI_EXIT_OK;
+    if (sb_store_list_runs(store, filter, &l, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        rc = CLI_EXIT_FAIL;
+    } else {
+        int64_t *all = realloc(*ids, (l.n ? l.n : 1) * sizeof *all);
+        if (!all) {
+            cli_error_nomem();
+            rc = CLI_EXIT_FAIL;
+        } else {
+            *ids = all;
+            for (size_t i = 0; i < l.n; i++)
+                all[i] = l.v[i].id;
+            *n = l.n;
+        }
+    }
+    sb_run_summaries_free(&l);
+    return rc;
+}
+
+int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *cmd, char **argv,
+                    int first, int argc, int64_t **ids, size_t *n)
+{
+    *n = (size_t)(argc - first);
+    *ids = calloc(*n ? *n : 1, sizeof **ids);
+    if (!*ids) {
+        cli_error_nomem();
+        return CLI_EXIT_FAIL;
+    }
+    for (size_t i = 0; i < *n; i++)
+        if (!cli_parse_run_id(argv[first + (int)i], &(*ids)[i]))
+            return CLI_EXIT_USAGE;
+    if (*n)
+        return CLI_EXIT_OK;
+    int rc = listed_ids(store, filter, ids, n);
+    if (rc == CLI_EXIT_OK && *n == 0 && cmd) {
+        cli_error("%s: no saved run matches the filters", cmd);
+        rc = CLI_EXIT_FAIL;
+    }
+    return rc;
+}
+
+int cli_latest_run(sb_store *store, const char *cmd, int64_t **ids, size_t *n)
+{
+    *ids = NULL;
+    *n = 0;
+    int rc = listed_ids(store, NULL, ids, n);
+    if (rc == CLI_EXIT_OK && *n == 0) {
+        cli_error("%s: the archive holds no run yet", cmd);
+        rc = CLI_EXIT_FAIL;
+    } else if (rc == CLI_EXIT_OK) {
+        (*ids)[0] = (*ids)[*n - 1];
+        *n = 1;
+    }
+    return rc;
+}
+
+sb_compare_run *cli_load_runs(sb_store *store, const int64_t *ids, size_t n)
+{
+    sb_compare_run *runs = calloc(n ? n : 1, sizeof *runs);
+    if (!runs) {
+        cli_error_nomem();
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        sb_run *run;
+        sb_error err;
+        if (sb_store_load(store, ids[i], &run, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            cli_free_runs(runs, i);
+            return NULL;
+        }
+        runs[i] = (sb_compare_run){ ids[i], run };
+    }
+    return runs;
+}
+
+void cli_free_runs(sb_compare_run *runs, size_t n)
+{
+    for (size_t i = 0; runs && i < n; i++)
+        sb_run_free((sb_run *)runs[i].run);
+    free(runs);
+}

@@ -1,0 +1,101 @@
+/*
+ * cli_save.c: saving a measuring command's run in the results archive, as
+ * every measuring command does unless --no-save: the archive options
+ * (--db, --no-save, --label), labels of KEY=VALUE, where the archive lives,
+ * and the saving itself (declared in cli.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "storbench/store.h"
+
+bool cli_save_option(int which, const char *arg, cli_save *save)
+{
+    switch (which) {
+    case CLI_SAVE_DB: save->db = arg; return true;
+    case CLI_SAVE_NO_SAVE: save->no_save = true; return true;
+    default: return cli_parse_label(arg, "--label", &save->labels);
+    }
+}
+
+bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels)
+{
+    const char *eq = strchr(arg, '=');
+    size_t klen = eq ? (size_t)(eq - arg) : 0;
+    if (!eq || klen == 0 ||
+        strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                    "0123456789_.-") != klen) {
+        cli_error("%s: '%s' is not KEY=VALUE (KEY of letters, digits, '_', '.', '-')", opt, arg);
+        return false;
+    }
+    char key[256];
+    if (klen >= sizeof key) {
+        cli_error("%s: the key of '%s' is too long", opt, arg);
+        return false;
+    }
+    memcpy(key, arg, klen);
+    key[klen] = '\0';
+    sb_error err;
+    if (sb_kvs_set(labels, key, eq + 1, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        return false;
+    }
+    return true;
+}
+
+bool cli_db_path(const char *opt, char *buf, size_t len)
+{
+    const char *env = getenv("STORBENCH_DB");
+    const char *xdg = getenv("XDG_DATA_HOME");
+    const char *home = getenv("HOME");
+    int n;
+    if (opt)
+        n = snprintf(buf, len, "%s", opt);
+    else if (env && *env)
+        n = snprintf(buf, len, "%s", env);
+    else if (xdg && xdg[0] == '/') /* the XDG spec ignores a relative path */
+        n = snprintf(buf, len, "%s/storbench/results.db", xdg);
+    else if (home && home[0] == '/')
+        n = snprintf(buf, len, "%s/.local/share/storbench/results.db", home);
+    else {
+        cli_error("no place for the results archive: set --db, STORBENCH_DB or HOME");
+        return false;
+    }
+    if (n < 0 || (size_t)n >= len || buf[0] == '\0') {
+        cli_error("the archive path '%s' is empty or too long", buf);
+        return false;
+    }
+    return true;
+}
+
+int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
+{
+    if (save->no_save || !cli_run_has_tests(run))
+        return CLI_EXIT_OK;
+    char path[PATH_MAX];
+    if (!cli_db_path(save->db, path, sizeof path))
+        return CLI_EXIT_FAIL;
+    sb_store *store;
+    sb_error err;
+    int64_t id;
+    if (sb_store_open(path, SB_STORE_CREATE, &store, &err) != SB_OK ||
+        sb_store_save(store, run, &id, &err) != SB_OK) {
+        /* store is NULL when the open failed; closing NULL is allowed. */
+        sb_store_close(store);
+        cli_error("results not saved: %s", err.msg);
+        return CLI_EXIT_FAIL;
+    }
+    sb_store_close(store);
+    if (!quiet && isatty(STDERR_FILENO))
+        fprintf(stderr, "saved as run %lld in %s\n", (long long)id, path);
+    return CLI_EXIT_OK;
+}
+
+void cli_save_free(cli_save *save)
+{
+    sb_kvs_free(&save->labels);
+}
