@@ -12,32 +12,47 @@
 #include "report/report_int.h"
 #include "storbench/units.h"
 
-sb_status sb_report_parse_format(const char *s, sb_format *out, sb_error *err)
+sb_status sb_report_parse_name(const char *s, const char *const *names, size_t n, const char *what,
+                               int *out, sb_error *err)
 {
-    static const struct {
-        const char *name;
-        sb_format fmt;
-    } names[] = { { "text", SB_FORMAT_TEXT },
-                  { "csv", SB_FORMAT_CSV },
-                  { "json", SB_FORMAT_JSON } };
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(s, names[i].name) == 0) {
-            *out = names[i].fmt;
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(s, names[i]) == 0) {
+            *out = (int)i;
             return SB_OK;
         }
+    return sb_error_set(err, SB_E_INVALID, 0, "--format: '%s' is not %s", s, what);
+}
+
+sb_status sb_report_parse_format(const char *s, sb_format *out, sb_error *err)
+{
+    /* In the order of SB_FORMAT_TEXT, SB_FORMAT_CSV, SB_FORMAT_JSON. */
+    static const char *const names[] = { "text", "csv", "json" };
+    int i;
+    SB_TRY(sb_report_parse_name(s, names, 3, "a format (text, csv, json)", &i, err));
+    *out = (sb_format)i;
+    return SB_OK;
+}
+
+const sb_test *sb_report_next_test(sb_report_iter *it)
+{
+    for (; it->next_target < it->run->n_targets; it->next_target++, it->next_test = 0) {
+        const sb_target_res *tr = &it->run->targets[it->next_target];
+        while (it->next_test < tr->n_tests) {
+            const sb_test *t = &tr->tests[it->next_test++];
+            if (strcmp(t->kind, it->kind) == 0) {
+                it->target = tr;
+                return t;
+            }
+        }
     }
-    return sb_error_set(err, SB_E_INVALID, 0, "--format: '%s' is not a format (text, csv, json)",
-                        s);
+    return NULL;
 }
 
 /* Whether any target of run has a test of this kind. */
 static bool holds(const sb_run *run, const char *kind)
 {
-    for (size_t i = 0; i < run->n_targets; i++)
-        for (size_t k = 0; k < run->targets[i].n_tests; k++)
-            if (strcmp(run->targets[i].tests[k].kind, kind) == 0)
-                return true;
-    return false;
+    sb_report_iter it = { .run = run, .kind = kind };
+    return sb_report_next_test(&it) != NULL;
 }
 
 /* The text of what run holds (report.h): the tables for storbench's sweep,
@@ -46,19 +61,14 @@ static bool holds(const sb_run *run, const char *kind)
  * holds nothing of that. */
 static sb_report_fn text_renderer(const sb_run *run)
 {
-    static const char *const tables[] = { "sweep", "suite", "job", "fio" };
-    static const struct {
-        const char *kind;
-        sb_report_fn fn;
-    } own[] = { { "bonnie", sb_report_bonnie_text },
-                { "verify", sb_report_verify_text },
-                { "zcav", sb_report_zcav } };
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
-        if (holds(run, tables[i]))
-            return sb_report_tables_text;
-    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
-        if (holds(run, own[i].kind))
-            return own[i].fn;
+    if (holds(run, "sweep") || holds(run, "suite") || holds(run, "job") || holds(run, "fio"))
+        return sb_report_tables_text;
+    if (holds(run, "bonnie"))
+        return sb_report_bonnie_text;
+    if (holds(run, "verify"))
+        return sb_report_verify_text;
+    if (holds(run, "zcav"))
+        return sb_report_zcav;
     return sb_report_tables_text;
 }
 
@@ -130,4 +140,20 @@ void sb_report_fmt_ns(double ns, char *buf, size_t len)
 void sb_report_utc(int64_t unix_s, char *buf, size_t len)
 {
     sb_format_utc(unix_s, "%Y-%m-%d %H:%M UTC", buf, len);
+}
+
+void sb_report_run_line(const sb_run *run, bool board, sb_sink *sink)
+{
+    char when[64];
+    sb_report_utc(run->started_unix, when, sizeof when);
+    const char *host = sb_kvs_get(&run->host, "hostname");
+    const char *b = board ? sb_kvs_get(&run->host, "board") : NULL;
+    const char *kernel = sb_kvs_get(&run->host, "kernel");
+    sb_sink_printf(sink, "%s %s, %s", run->tool, run->version, when);
+    if (host)
+        sb_sink_printf(sink, ", %s", host);
+    if (b)
+        sb_sink_printf(sink, " (%s)", b);
+    if (kernel)
+        sb_sink_printf(sink, ", Linux %s", kernel);
 }

@@ -145,7 +145,7 @@ static sb_status build(const sb_compare_run *runs, size_t n, layout *l, sb_error
         total += runs[i].run->n_targets;
     l->cols = calloc(total ? total : 1, sizeof *l->cols);
     if (!l->cols)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while comparing runs");
+        return sb_error_nomem(err, "while comparing runs");
     for (size_t i = 0; i < n; i++) {
         const sb_run *run = runs[i].run;
         for (size_t t = 0; t < run->n_targets; t++) {
@@ -158,8 +158,7 @@ static sb_status build(const sb_compare_run *runs, size_t n, layout *l, sb_error
                     if (comparable(&tr->tests[k], &tr->tests[k].ms[m]) &&
                         !add_row(l, &tr->tests[k], &tr->tests[k].ms[m])) {
                         layout_free(l);
-                        return sb_error_set(err, SB_E_NOMEM, 0,
-                                            "out of memory while comparing runs");
+                        return sb_error_nomem(err, "while comparing runs");
                     }
         }
     }
@@ -243,14 +242,8 @@ static void header_rows(sb_report_table *tb, const layout *l, bool labels)
     if (labels) {
         sb_report_table_set(tb, r, 0, "labels");
         for (size_t c = 0; c < l->n_cols; c++) {
-            const sb_kvs *kv = &l->cols[c].run->labels;
             sb_buf b = { 0 };
-            bool ok = true;
-            for (size_t i = 0; ok && i < kv->n; i++)
-                ok = (i == 0 || sb_buf_append(&b, " ", 1, NULL) == SB_OK) &&
-                     sb_buf_append(&b, kv->v[i].key, strlen(kv->v[i].key), NULL) == SB_OK &&
-                     sb_buf_append(&b, "=", 1, NULL) == SB_OK &&
-                     sb_buf_append(&b, kv->v[i].value, strlen(kv->v[i].value), NULL) == SB_OK;
+            bool ok = sb_kvs_join(&l->cols[c].run->labels, " ", &b, NULL) == SB_OK;
             if (!ok)
                 tb->oom = true;
             sb_report_table_set(tb, r, c + 1, "%s", ok && b.data ? b.data : "-");

@@ -22,38 +22,33 @@ sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sin
                    "target,fs,direction,bs_bytes,%s,ci95_%s,cpu_pct,bytes,seconds,samples,"
                    "io_path,mode,stop,complete,error,bottleneck\n",
                    u, u);
-    for (size_t t = 0; t < run->n_targets; t++) {
-        const sb_target_res *tr = &run->targets[t];
-        for (size_t i = 0; i < tr->n_tests; i++) {
-            const sb_test *test = &tr->tests[i];
-            if (strcmp(test->kind, "sweep") != 0)
-                continue;
-            const sb_measurement *m = sb_test_measurement(test, "throughput");
-            const char *dir = sb_kvs_get(&test->params, "direction");
-            const char *path = sb_kvs_get(&test->params, "io_path");
-            const char *mode = sb_kvs_get(&test->params, "mode");
-            const char *stop = sb_kvs_get(&test->params, "stop");
-            field(sink, tr->path, false);
-            field(sink, tr->fs_type, false);
-            field(sink, dir ? dir : "", false);
-            sb_sink_printf(sink, "%llu,",
-                           (unsigned long long)sb_report_param_u64(test, "bs_bytes"));
-            /* No rate was measured: empty fields, not a zero that reads as a speed. */
-            if (m)
-                sb_sink_printf(sink, "%.3f,%.3f,", m->value / unit, m->spread / unit);
-            else
-                sb_sink_puts(sink, ",,");
-            sb_sink_printf(sink, "%.1f,%.0f,%.6f,%.0f,", sb_test_value(test, "cpu", 0),
-                           sb_test_value(test, "bytes", 0), sb_test_value(test, "elapsed", 0),
-                           sb_test_value(test, "samples", 0));
-            field(sink, path ? path : "", false);
-            field(sink, mode ? mode : "", false);
-            field(sink, stop ? stop : "", false);
-            field(sink, test->complete ? "yes" : "no", false);
-            field(sink, test->error ? test->error : "", false);
-            const char *bneck = sb_kvs_get(&test->params, "bottleneck");
-            field(sink, bneck ? bneck : "", true);
-        }
+    sb_report_iter it = { .run = run, .kind = "sweep" };
+    for (const sb_test *test; (test = sb_report_next_test(&it));) {
+        const sb_target_res *tr = it.target;
+        const sb_measurement *m = sb_test_measurement(test, "throughput");
+        const char *dir = sb_kvs_get(&test->params, "direction");
+        const char *path = sb_kvs_get(&test->params, "io_path");
+        const char *mode = sb_kvs_get(&test->params, "mode");
+        const char *stop = sb_kvs_get(&test->params, "stop");
+        field(sink, tr->path, false);
+        field(sink, tr->fs_type, false);
+        field(sink, dir ? dir : "", false);
+        sb_sink_printf(sink, "%llu,", (unsigned long long)sb_report_param_u64(test, "bs_bytes"));
+        /* No rate was measured: empty fields, not a zero that reads as a speed. */
+        if (m)
+            sb_sink_printf(sink, "%.3f,%.3f,", m->value / unit, m->spread / unit);
+        else
+            sb_sink_puts(sink, ",,");
+        sb_sink_printf(sink, "%.1f,%.0f,%.6f,%.0f,", sb_test_value(test, "cpu", 0),
+                       sb_test_value(test, "bytes", 0), sb_test_value(test, "elapsed", 0),
+                       sb_test_value(test, "samples", 0));
+        field(sink, path ? path : "", false);
+        field(sink, mode ? mode : "", false);
+        field(sink, stop ? stop : "", false);
+        field(sink, test->complete ? "yes" : "no", false);
+        field(sink, test->error ? test->error : "", false);
+        const char *bneck = sb_kvs_get(&test->params, "bottleneck");
+        field(sink, bneck ? bneck : "", true);
     }
     return sb_sink_status(sink, err);
 }

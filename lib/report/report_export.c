@@ -21,12 +21,10 @@ enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
 
 sb_status sb_export_parse_format(const char *s, sb_export_format *out, sb_error *err)
 {
-    if (strcmp(s, "csv") == 0)
-        *out = SB_EXPORT_CSV;
-    else if (strcmp(s, "json") == 0)
-        *out = SB_EXPORT_JSON;
-    else
-        return sb_error_set(err, SB_E_INVALID, 0, "--format: '%s' is not csv or json", s);
+    static const char *const names[] = { "csv", "json" }; /* SB_EXPORT_CSV, SB_EXPORT_JSON */
+    int i;
+    SB_TRY(sb_report_parse_name(s, names, 2, "csv or json", &i, err));
+    *out = (sb_export_format)i;
     return SB_OK;
 }
 
@@ -64,14 +62,7 @@ static void number(double v, char *buf, size_t len)
 static char *pairs(const sb_kvs *kvs)
 {
     sb_buf b = { 0 };
-    bool ok = true;
-    for (size_t i = 0; ok && i < kvs->n; i++) {
-        ok = (i == 0 || sb_buf_append(&b, ";", 1, NULL) == SB_OK) &&
-             sb_buf_append(&b, kvs->v[i].key, strlen(kvs->v[i].key), NULL) == SB_OK &&
-             sb_buf_append(&b, "=", 1, NULL) == SB_OK &&
-             sb_buf_append(&b, kvs->v[i].value, strlen(kvs->v[i].value), NULL) == SB_OK;
-    }
-    if (!ok) {
+    if (sb_kvs_join(kvs, ";", &b, NULL) != SB_OK) {
         sb_buf_free(&b);
         return NULL;
     }
@@ -188,9 +179,11 @@ sb_status sb_export_run(sb_exporter *ex, int64_t run_id, const sb_run *run, sb_e
         }
     }
     free(labels);
-    if (!ok)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while exporting run %lld",
-                            (long long)run_id);
+    if (!ok) {
+        char what[64];
+        snprintf(what, sizeof what, "while exporting run %lld", (long long)run_id);
+        return sb_error_nomem(err, what);
+    }
     return sb_sink_status(ex->sink, err);
 }
 

@@ -72,6 +72,29 @@ SB_MUST_CHECK sb_status sb_report_json_emit(struct json_t *root, sb_sink *sink, 
 /* "2026-12-02 10:40 UTC" from a Unix time. */
 void sb_report_utc(int64_t unix_s, char *buf, size_t len);
 
+/* The line that says what made run: "storbench 0.1.0, 2026-12-02 10:40
+ * UTC, HOST (BOARD), Linux KERNEL" (the board only when board is true;
+ * what the host list lacks is left out), without its newline. */
+void sb_report_run_line(const sb_run *run, bool board, sb_sink *sink);
+
+/* The tests of one kind, target by target: zero-initialise with run and
+ * kind, then sb_report_next_test until it returns NULL. */
+typedef struct sb_report_iter {
+    const sb_run *run;
+    const char *kind;
+    const sb_target_res *target; /* the last test's target */
+    size_t next_target, next_test;
+} sb_report_iter;
+/* The next test of it->kind (it->target its target), or NULL after the
+ * last one. */
+const sb_test *sb_report_next_test(sb_report_iter *it);
+
+/* A --format argument: *out gets the index of s in names[0 .. n) (the
+ * order of the caller's enum); SB_E_INVALID "--format: 'S' is not WHAT"
+ * when s is none of them. */
+SB_MUST_CHECK sb_status sb_report_parse_name(const char *s, const char *const *names, size_t n,
+                                             const char *what, int *out, sb_error *err);
+
 /* A latency in ns for a table cell: "8.5us", "812us", "2.10ms", "12.3ms",
  * "1.20s"; "-" when 0 or less. */
 void sb_report_fmt_ns(double ns, char *buf, size_t len);

@@ -359,18 +359,7 @@ static void bottlenecks(const sb_run *run, sb_sink *sink)
 sb_status sb_report_tables_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
                                 sb_error *err)
 {
-    char when[64];
-    sb_report_utc(run->started_unix, when, sizeof when);
-    const char *host = sb_kvs_get(&run->host, "hostname");
-    const char *kernel = sb_kvs_get(&run->host, "kernel");
-    const char *board = sb_kvs_get(&run->host, "board");
-    sb_sink_printf(sink, "%s %s, %s", run->tool, run->version, when);
-    if (host)
-        sb_sink_printf(sink, ", %s", host);
-    if (board)
-        sb_sink_printf(sink, " (%s)", board);
-    if (kernel)
-        sb_sink_printf(sink, ", Linux %s", kernel);
+    sb_report_run_line(run, true, sink);
     sb_sink_puts(sink, "\n\n");
 
     marks wm = { 0 }, rm = { 0 };

@@ -111,15 +111,7 @@ sb_status sb_report_verify_text(const sb_run *run, const sb_report_opts *o, sb_s
                                 sb_error *err)
 {
     bool si = o->si;
-    char when[64];
-    sb_report_utc(run->started_unix, when, sizeof when);
-    const char *host = sb_kvs_get(&run->host, "hostname");
-    const char *kernel = sb_kvs_get(&run->host, "kernel");
-    sb_sink_printf(sink, "%s %s, %s", run->tool, run->version, when);
-    if (host)
-        sb_sink_printf(sink, ", %s", host);
-    if (kernel)
-        sb_sink_printf(sink, ", Linux %s", kernel);
+    sb_report_run_line(run, false, sink);
     sb_sink_puts(sink, "\n");
     for (size_t i = 0; i < run->n_targets; i++) {
         const sb_target_res *tr = &run->targets[i];

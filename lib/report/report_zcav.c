@@ -70,23 +70,16 @@ sb_status sb_report_zcav(const sb_run *run, const sb_report_opts *o, sb_sink *si
     /* "#device:" lines tell several scans apart, except in one target's
      * log (o->target), which holds that target alone, as zcav writes it. */
     size_t shown = 0, n_zcav = 0;
-    for (size_t i = 0; i < run->n_targets; i++)
-        for (size_t j = 0; j < run->targets[i].n_tests; j++)
-            if (strcmp(run->targets[i].tests[j].kind, "zcav") == 0)
-                n_zcav++;
-    for (size_t i = 0; i < run->n_targets; i++) {
-        const sb_target_res *tr = &run->targets[i];
-        for (size_t j = 0; j < tr->n_tests; j++) {
-            const sb_test *t = &tr->tests[j];
-            if (strcmp(t->kind, "zcav") != 0)
-                continue;
-            if (shown)
-                sb_sink_puts(sink, "\n\n");
-            if (n_zcav > 1 && !o->target)
-                sb_sink_printf(sink, "#device: %s\n", tr->path);
-            render_test(sink, t, o->zcav_strict);
-            shown++;
-        }
+    sb_report_iter it = { .run = run, .kind = "zcav" };
+    while (sb_report_next_test(&it))
+        n_zcav++;
+    it = (sb_report_iter){ .run = run, .kind = "zcav" };
+    for (const sb_test *t; (t = sb_report_next_test(&it)); shown++) {
+        if (shown)
+            sb_sink_puts(sink, "\n\n");
+        if (n_zcav > 1 && !o->target)
+            sb_sink_printf(sink, "#device: %s\n", it.target->path);
+        render_test(sink, t, o->zcav_strict);
     }
     return sb_sink_status(sink, err);
 }
