@@ -1,0 +1,94 @@
+/*
+ * report_html.h (library-internal): what the three files of the HTML report
+ * share: the page being written (report_html.c: the page, its columns and
+ * the cells and charts every section uses), the sections of the line-chart
+ * kinds (report_html_lines.c: sweep and zcav) and of the bar-chart kinds
+ * (report_html_bars.c: bonnie and every other kind).
+ *
+ * A section writes its text to sb_html_out(h) and each chart between
+ * sb_html_chart_begin and sb_html_chart_end, which number the charts and,
+ * in SVG mode, let only the chart asked for through (report_html.c says
+ * how).
+ */
+#ifndef SB_REPORT_HTML_H
+#define SB_REPORT_HTML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "report/report_int.h"
+#include "report/report_svg.h"
+#include "storbench/compare.h"
+
+/* One column of the page: a target with tests, of one run. */
+typedef struct sb_html_col {
+    int64_t run_id;
+    const sb_run *run;
+    const sb_target_res *t;
+    char *name;   /* the legend's text, owned by the page */
+    size_t index; /* its colour */
+} sb_html_col;
+
+/* The page being written. */
+typedef struct sb_html_page {
+    sb_sink *out;
+    sb_sink null; /* discards: the page text in SVG mode */
+    bool svg_only;
+    size_t want;   /* SVG mode: the chart wanted, 1-based */
+    size_t charts; /* charts met so far */
+    sb_report_opts ro;
+    sb_html_col *cols;
+    size_t n_cols;
+    bool several_runs;
+} sb_html_page;
+
+/* A list of distinct strings in the order first met; the strings are
+ * borrowed, v is owned (free it). Zero-initialise, then add. */
+typedef struct sb_html_strs {
+    const char **v;
+    size_t n, cap;
+} sb_html_strs;
+
+/* Adds s unless the list has it; false when out of memory. */
+bool sb_html_strs_add(sb_html_strs *l, const char *s);
+
+/* Where the page's text goes: the output, or nowhere in SVG mode. */
+sb_sink *sb_html_out(sb_html_page *h);
+/* Writes s to the page, escaped for HTML. */
+void sb_html_esc(sb_html_page *h, const char *s);
+/* Records that memory ran out (the render then fails with SB_E_NOMEM). */
+void sb_html_oom(sb_html_page *h);
+/* Numbers a chart and returns the sink it goes to (in the page, inside a
+ * <figure>; in SVG mode the output for the chart wanted, nowhere for the
+ * others), setting c->standalone. sb_html_chart_end closes it. */
+sb_sink *sb_html_chart_begin(sb_html_page *h, sb_svg_chart *c);
+void sb_html_chart_end(sb_html_page *h);
+
+/* Whether t is of kind, "bonnie" standing for bonnie and bonnie++ alike. */
+bool sb_html_of_kind(const sb_test *t, const char *kind);
+/* Whether column c holds a test of kind (as sb_html_of_kind). */
+bool sb_html_col_has_kind(const sb_html_col *c, const char *kind);
+/* Column c's test of kind named name, or NULL. */
+const sb_test *sb_html_find_test(const sb_html_col *c, const char *kind, const char *name);
+/* A measurement's value, NaN when t is NULL, lacks it or it is not a
+ * number. */
+double sb_html_value(const sb_test *t, const char *metric);
+
+/* Bytes per display unit of a rate and its name (MiB/s, or MB/s). */
+double sb_html_rate_unit(const sb_html_page *h);
+const char *sb_html_rate_name(const sb_html_page *h);
+/* A table cell with v to prec decimals, or "-" for NaN. */
+void sb_html_num_cell(sb_html_page *h, double v, int prec);
+/* The difference of v against base in %, as a cell; empty without one. */
+void sb_html_diff_cell(sb_html_page *h, double base, double v);
+/* A cell with column c's colour swatch and name. */
+void sb_html_name_cell(sb_html_page *h, const sb_html_col *c);
+
+/* The sections of the page, one per kind of test (html.h lists them). */
+void sb_html_sweep_section(sb_html_page *h);
+void sb_html_zcav_section(sb_html_page *h);
+void sb_html_bonnie_section(sb_html_page *h);
+void sb_html_generic_section(sb_html_page *h, const char *kind);
+
+#endif

@@ -1,0 +1,316 @@
+/*
+ * report_html_bars.c: the sections of the HTML report whose charts are
+ * grouped bars (see include/storbench/html.h): bonnie, laid out as
+ * bon_csv2html lays it out, and every other kind (fio, job, suite, ...):
+ * throughput, IOPS and p99 latency per test, and a table of them.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_html.h"
+
+/* ---- grouped bars for one kind ---------------------------------------------------- */
+
+/* Bars of metric for the tests named groups[0..n_groups) of the columns
+ * that hold kind; the values divided by scale. Nothing when no column has
+ * the metric. */
+static void bars_chart(sb_html_page *h, const char *kind, const char *const *groups,
+                       size_t n_groups, const char *metric, const char *alt_metric, double scale,
+                       const char *title, const char *y_label, const char *y_unit)
+{
+    const char **names = calloc(h->n_cols, sizeof *names);
+    size_t *colours = calloc(h->n_cols, sizeof *colours);
+    double *v = calloc(n_groups * h->n_cols + 1, sizeof *v);
+    if (!names || !colours || !v) {
+        sb_html_oom(h);
+        goto out;
+    }
+    size_t n_series = 0;
+    bool any = false;
+    for (size_t c = 0; c < h->n_cols; c++) {
+        if (!sb_html_col_has_kind(&h->cols[c], kind))
+            continue;
+        names[n_series] = h->cols[c].name;
+        colours[n_series] = h->cols[c].index;
+        n_series++;
+    }
+    for (size_t g = 0; g < n_groups; g++) {
+        size_t s = 0;
+        for (size_t c = 0; c < h->n_cols; c++) {
+            if (!sb_html_col_has_kind(&h->cols[c], kind))
+                continue;
+            const sb_test *t = sb_html_find_test(&h->cols[c], kind, groups[g]);
+            double x = sb_html_value(t, metric);
+            if (!isfinite(x) && alt_metric)
+                x = sb_html_value(t, alt_metric);
+            v[g * n_series + s] = x / scale;
+            any |= isfinite(x);
+            s++;
+        }
+    }
+    if (!any)
+        goto out;
+    sb_svg_chart ch = { .title = title, .x_label = "test", .y_label = y_label, .y_unit = y_unit };
+    sb_svg_bars b = { groups, n_groups, names, n_series, v, colours };
+    sb_sink *cs = sb_html_chart_begin(h, &ch);
+    sb_svg_bars_draw(cs, &ch, &b);
+    sb_html_chart_end(h);
+out:
+    free(names);
+    free(colours);
+    free(v);
+}
+
+/* The display unit of a latency metric: µs, or ms when values reach 10 ms. */
+static double lat_scale(sb_html_page *h, const char *kind, const char *metric, const char **unit)
+{
+    double max = 0;
+    for (size_t c = 0; c < h->n_cols; c++)
+        for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
+            const sb_test *t = &h->cols[c].t->tests[k];
+            if (sb_html_of_kind(t, kind)) {
+                double x = sb_html_value(t, metric);
+                if (isfinite(x))
+                    max = fmax(max, x);
+            }
+        }
+    *unit = max >= 1e7 ? "ms" : "\xC2\xB5s";
+    return max >= 1e7 ? 1e6 : 1e3;
+}
+
+/* ---- other kinds (fio, job, suite, ...) ---------------------------------------------- */
+
+static const struct {
+    const char *metric;
+    const char *head;
+} generic_metrics[] = {
+    { "throughput", NULL }, /* the rate unit's name */
+    { "iops", "IOPS" },       { "ops", "ops/s" },       { "lat_mean", "mean lat" },
+    { "clat_p50", "p50" },    { "clat_p99", "p99" },    { "clat_p99.9", "p99.9" },
+    { "latency", "latency" }, { "latency_p99", "p99" }, { "cpu", "CPU %" },
+};
+
+static bool unit_is(const sb_test *t, const char *metric, const char *unit)
+{
+    const sb_measurement *m = t ? sb_test_measurement(t, metric) : NULL;
+    return m && strcmp(m->unit, unit) == 0;
+}
+
+void sb_html_generic_section(sb_html_page *h, const char *kind)
+{
+    sb_html_strs names = { 0 };
+    for (size_t c = 0; c < h->n_cols; c++)
+        for (size_t k = 0; k < h->cols[c].t->n_tests; k++)
+            if (sb_html_of_kind(&h->cols[c].t->tests[k], kind) &&
+                !sb_html_strs_add(&names, h->cols[c].t->tests[k].name))
+                sb_html_oom(h);
+    sb_sink_printf(sb_html_out(h), "<h2 id=\"kind-");
+    sb_html_esc(h, kind);
+    sb_sink_puts(sb_html_out(h), "\">");
+    sb_html_esc(h, kind);
+    sb_sink_puts(sb_html_out(h), "</h2>\n");
+    char title[128];
+    snprintf(title, sizeof title, "%s: throughput", kind);
+    bars_chart(h, kind, names.v, names.n, "throughput", NULL, sb_html_rate_unit(h), title,
+               "throughput", sb_html_rate_name(h));
+    snprintf(title, sizeof title, "%s: IOPS", kind);
+    bars_chart(h, kind, names.v, names.n, "iops", NULL, 1, title, "IOPS", "/s");
+    const char *lat_unit;
+    double ls = lat_scale(h, kind, "clat_p99", &lat_unit);
+    snprintf(title, sizeof title, "%s: 99th percentile latency", kind);
+    bars_chart(h, kind, names.v, names.n, "clat_p99", "latency_p99", ls, title, "p99 latency",
+               lat_unit);
+
+    /* The table: one row per test and column. */
+    bool shown[sizeof generic_metrics / sizeof generic_metrics[0]] = { false };
+    for (size_t c = 0; c < h->n_cols; c++)
+        for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
+            const sb_test *t = &h->cols[c].t->tests[k];
+            if (!sb_html_of_kind(t, kind))
+                continue;
+            for (size_t m = 0; m < sizeof generic_metrics / sizeof generic_metrics[0]; m++)
+                shown[m] |= isfinite(sb_html_value(t, generic_metrics[m].metric));
+        }
+    sb_sink *s = sb_html_out(h);
+    sb_sink_puts(s, "<div class=\"scroll\"><table>\n<tr><th class=\"l\">test</th>"
+                    "<th class=\"l\">target</th>");
+    for (size_t m = 0; m < sizeof generic_metrics / sizeof generic_metrics[0]; m++) {
+        if (!shown[m])
+            continue;
+        const char *head = generic_metrics[m].head ? generic_metrics[m].head : sb_html_rate_name(h);
+        sb_sink_printf(s, "<th>%s%s</th>", head,
+                       strstr(generic_metrics[m].metric, "lat") ? " (\xC2\xB5s)" : "");
+    }
+    bool diff = false;
+    for (size_t c = 1; c < h->n_cols; c++)
+        diff |= sb_html_col_has_kind(&h->cols[c], kind);
+    if (diff && shown[0])
+        sb_sink_puts(s, "<th>vs first</th>");
+    sb_sink_puts(s, "</tr>\n");
+    for (size_t i = 0; i < names.n; i++) {
+        const sb_test *first = NULL;
+        bool first_seen = false;
+        for (size_t c = 0; c < h->n_cols; c++) {
+            const sb_test *t = sb_html_find_test(&h->cols[c], kind, names.v[i]);
+            if (!sb_html_col_has_kind(&h->cols[c], kind))
+                continue;
+            if (!first_seen) {
+                first = t;
+                first_seen = true;
+            }
+            if (!t)
+                continue;
+            sb_sink_puts(s, "<tr><td class=\"l\">");
+            sb_html_esc(h, t->name);
+            sb_sink_puts(s, t->complete ? "" : " *");
+            sb_sink_puts(s, "</td>");
+            sb_html_name_cell(h, &h->cols[c]);
+            for (size_t m = 0; m < sizeof generic_metrics / sizeof generic_metrics[0]; m++) {
+                if (!shown[m])
+                    continue;
+                const char *metric = generic_metrics[m].metric;
+                double x = sb_html_value(t, metric);
+                if (m == 0)
+                    sb_html_num_cell(h, x / sb_html_rate_unit(h),
+                                     x / sb_html_rate_unit(h) < 10 ? 2 : 1);
+                else if (unit_is(t, metric, "ns"))
+                    sb_html_num_cell(h, x / 1e3, 1);
+                else
+                    sb_html_num_cell(h, x, m == 1 || m == 2 ? 0 : 1);
+            }
+            if (diff && shown[0]) {
+                if (t == first)
+                    sb_sink_puts(s, "<td></td>");
+                else
+                    sb_html_diff_cell(h, sb_html_value(first, "throughput"),
+                                      sb_html_value(t, "throughput"));
+            }
+            sb_sink_puts(s, "</tr>\n");
+        }
+    }
+    sb_sink_puts(s, "</table></div>\n");
+    free(names.v);
+}
+
+/* ---- bonnie ---------------------------------------------------------------------------- */
+
+static const char *const bonnie_io[6] = { "putc", "write", "rewrite", "getc", "read", "seeks" };
+static const char *const bonnie_files[6] = {
+    "sequential create", "sequential read", "sequential delete",
+    "random create",     "random read",     "random delete",
+};
+
+/* bonnie++'s own latency style: "812us", "96ms", "105s". */
+static void bonnie_latency(sb_html_page *h, const sb_test *t)
+{
+    double ns = sb_html_value(t, "latency");
+    if (!isfinite(ns))
+        ns = sb_html_value(t, "latency_p99");
+    sb_sink *s = sb_html_out(h);
+    if (!isfinite(ns))
+        sb_sink_puts(s, "<td colspan=\"2\"></td>");
+    else if (ns >= 1e11)
+        sb_sink_printf(s, "<td colspan=\"2\">%llds</td>", (long long)(ns / 1e9));
+    else if (ns >= 1e8)
+        sb_sink_printf(s, "<td colspan=\"2\">%lldms</td>", (long long)(ns / 1e6));
+    else
+        sb_sink_printf(s, "<td colspan=\"2\">%lldus</td>", (long long)(ns / 1e3));
+}
+
+/* A rate and CPU cell pair: "+++++" for a test too fast to measure, empty
+ * for one not run. */
+static void bonnie_pair(sb_html_page *h, const sb_test *t, double scale, int prec)
+{
+    sb_sink *s = sb_html_out(h);
+    const char *note = t ? sb_kvs_get(&t->params, "note") : NULL;
+    double v = sb_html_value(t, "throughput");
+    if (!isfinite(v))
+        v = sb_html_value(t, "ops");
+    double cpu = sb_html_value(t, "cpu");
+    if (!t) {
+        sb_sink_puts(s, "<td></td><td></td>");
+        return;
+    }
+    if (isfinite(v))
+        sb_sink_printf(s, "<td>%.*f</td>", prec, v / scale);
+    else
+        sb_sink_puts(s, note && strstr(note, "too fast") ? "<td>+++++</td>" : "<td></td>");
+    if (isfinite(cpu))
+        sb_sink_printf(s, "<td>%.0f</td>", cpu);
+    else
+        sb_sink_puts(s, note && strstr(note, "too fast") ? "<td>+++</td>" : "<td></td>");
+}
+
+static const char *bonnie_info(const sb_html_col *c, const char *key)
+{
+    const char *v = sb_kvs_get(&c->t->info, key);
+    for (size_t k = 0; !v && k < c->t->n_tests; k++)
+        if (sb_html_of_kind(&c->t->tests[k], "bonnie"))
+            v = sb_kvs_get(&c->t->tests[k].params, key);
+    return v;
+}
+
+void sb_html_bonnie_section(sb_html_page *h)
+{
+    sb_sink *s = sb_html_out(h);
+    sb_sink_puts(s, "<h2 id=\"bonnie\">bonnie</h2>\n");
+    sb_sink_printf(
+        s,
+        "<div class=\"scroll\"><table class=\"bonnie\">\n<tr><th colspan=\"2\"></th>"
+        "<th colspan=\"6\">Sequential Output</th><th colspan=\"4\">Sequential Input</th>"
+        "<th colspan=\"2\" rowspan=\"2\">Random<br>Seeks</th><th></th>"
+        "<th colspan=\"6\">Sequential Create</th><th colspan=\"6\">Random Create</th></tr>\n"
+        "<tr><th class=\"l\">name</th><th>Size</th><th colspan=\"2\">Per Char</th>"
+        "<th colspan=\"2\">Block</th><th colspan=\"2\">Rewrite</th><th colspan=\"2\">Per Char</th>"
+        "<th colspan=\"2\">Block</th><th>Num Files</th><th colspan=\"2\">Create</th>"
+        "<th colspan=\"2\">Read</th><th colspan=\"2\">Delete</th><th colspan=\"2\">Create</th>"
+        "<th colspan=\"2\">Read</th><th colspan=\"2\">Delete</th></tr>\n<tr><th colspan=\"2\">"
+        "</th>");
+    for (int i = 0; i < 5; i++)
+        sb_sink_printf(s, "<th>%s</th><th>%%CPU</th>", sb_html_rate_name(h));
+    sb_sink_puts(s, "<th>/sec</th><th>%CPU</th><th></th>");
+    for (int i = 0; i < 6; i++)
+        sb_sink_puts(s, "<th>/sec</th><th>%CPU</th>");
+    sb_sink_puts(s, "</tr>\n");
+    for (size_t c = 0; c < h->n_cols; c++) {
+        const sb_html_col *cl = &h->cols[c];
+        if (!sb_html_col_has_kind(cl, "bonnie"))
+            continue;
+        const char *size = bonnie_info(cl, "file_size");
+        const char *files = bonnie_info(cl, "num_files");
+        sb_sink_puts(s, "<tr><td class=\"l\" rowspan=\"2\">");
+        sb_sink_printf(s, "<span class=\"sw\" style=\"background:%s\"></span>",
+                       sb_svg_colour(cl->index));
+        sb_html_esc(h, cl->name);
+        sb_sink_puts(s, "</td><td>");
+        sb_html_esc(h, size ? size : "");
+        sb_sink_puts(s, "</td>");
+        for (int i = 0; i < 5; i++)
+            bonnie_pair(h, sb_html_find_test(cl, "bonnie", bonnie_io[i]), sb_html_rate_unit(h), 1);
+        bonnie_pair(h, sb_html_find_test(cl, "bonnie", "seeks"), 1, 1);
+        sb_sink_puts(s, "<td>");
+        sb_html_esc(h, files ? files : "");
+        sb_sink_puts(s, "</td>");
+        for (int i = 0; i < 6; i++)
+            bonnie_pair(h, sb_html_find_test(cl, "bonnie", bonnie_files[i]), 1, 0);
+        sb_sink_puts(s, "</tr>\n<tr><td>Latency</td>");
+        for (int i = 0; i < 6; i++)
+            bonnie_latency(h, sb_html_find_test(cl, "bonnie", bonnie_io[i]));
+        sb_sink_puts(s, "<td>Latency</td>");
+        for (int i = 0; i < 6; i++)
+            bonnie_latency(h, sb_html_find_test(cl, "bonnie", bonnie_files[i]));
+        sb_sink_puts(s, "</tr>\n");
+    }
+    sb_sink_puts(s, "</table></div>\n<p class=\"note\">+++++: the test ended too fast to "
+                    "measure; latency is the longest single operation.</p>\n");
+    bars_chart(h, "bonnie", bonnie_io, 5, "throughput", NULL, sb_html_rate_unit(h),
+               "bonnie: sequential throughput", "throughput", sb_html_rate_name(h));
+    static const char *const ops[7] = {
+        "seeks",         "sequential create", "sequential read", "sequential delete",
+        "random create", "random read",       "random delete",
+    };
+    bars_chart(h, "bonnie", ops, 7, "ops", NULL, 1, "bonnie: operations per second", "operations",
+               "/s");
+}
