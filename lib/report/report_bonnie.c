@@ -136,22 +136,36 @@ static void csv_header(sb_sink *s)
                     "ran_stat_latency,ran_del_latency\n");
 }
 
-static void csv_stat(sb_sink *s, const sb_test *t, unsigned k)
+/* A test's rate and %CPU as bonnie++ writes them, in its CSV line
+ * (",RATE,CPU") or in its text report's columns (" RATE CPU"): seeks/s
+ * with a decimal below 1000, files/s whole, K/sec whole in CSV and with a
+ * k, m or g suffix in the text. A test not run leaves the fields empty; one
+ * too fast to time shows "+++++" and "+++". */
+static void stat_fields(sb_sink *s, const sb_test *t, unsigned k, bool csv)
 {
-    if (!t) {
-        sb_sink_puts(s, ",,");
-        return;
-    }
-    if (too_fast(t)) {
-        sb_sink_puts(s, ",+++++,+++");
+    if (!t || too_fast(t)) {
+        if (csv)
+            sb_sink_puts(s, t ? ",+++++,+++" : ",,");
+        else
+            sb_sink_puts(s, t ? " +++++ +++" : "          ");
         return;
     }
     double r = rate(t, k);
-    if (k == SB_BONNIE_SEEKS)
+    if (k == SB_BONNIE_SEEKS && csv)
         sb_sink_printf(s, r >= 1000.0 ? ",%.0f" : ",%.1f", r);
-    else
+    else if (k == SB_BONNIE_SEEKS)
+        sb_sink_printf(s, r >= 1000.0 ? " %5.0f" : " %5.1f", r);
+    else if (csv)
         sb_sink_printf(s, ",%lld", (long long)r);
-    sb_sink_printf(s, ",%d", (int)sb_test_value(t, "cpu", 0));
+    else if (k > SB_BONNIE_SEEKS)
+        sb_sink_printf(s, " %5lld", (long long)r);
+    else if (r < 10000.0)
+        sb_sink_printf(s, " %4dk", (int)r);
+    else if (r / 1024.0 < 1000.0)
+        sb_sink_printf(s, r / 1024.0 < 100.0 ? " %4.1fm" : " %4.0fm", r / 1024.0);
+    else
+        sb_sink_printf(s, " %4.1fg", r / 1024.0 / 1024.0);
+    sb_sink_printf(s, csv ? ",%d" : " %3d", (int)sb_test_value(t, "cpu", 0));
 }
 
 sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_sink *s,
@@ -174,7 +188,7 @@ sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_si
         sb_sink_printf(s, ",%s,%s,%.0f,%.0f", a, b, param(&v, 0, SB_BONNIE_SEEKS, "seeks", 0),
                        param(&v, 0, SB_BONNIE_SEEKS, "seekers", 0));
         for (unsigned k = SB_BONNIE_PUTC; k <= SB_BONNIE_SEEKS; k++)
-            csv_stat(s, v.t[k], k);
+            stat_fields(s, v.t[k], k, true);
     } else {
         sb_sink_puts(s, ",,,,,,,,,,,,,,,,");
     }
@@ -185,7 +199,7 @@ sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_si
                        param(&v, f, l, "max_size", 0), param(&v, f, l, "min_size", 0),
                        param(&v, f, l, "num_dirs", 1), a);
         for (unsigned k = f; k <= l; k++)
-            csv_stat(s, v.t[k], k);
+            stat_fields(s, v.t[k], k, true);
     } else {
         sb_sink_puts(s, ",,,,,,,,,,,,,,,,,");
     }
@@ -198,30 +212,6 @@ sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_si
 }
 
 /* ---- text ------------------------------------------------------------ */
-
-static void txt_stat(sb_sink *s, const sb_test *t, unsigned k)
-{
-    if (!t) {
-        sb_sink_puts(s, "          ");
-        return;
-    }
-    if (too_fast(t)) {
-        sb_sink_puts(s, " +++++ +++");
-        return;
-    }
-    double r = rate(t, k);
-    if (k == SB_BONNIE_SEEKS)
-        sb_sink_printf(s, r >= 1000.0 ? " %5.0f" : " %5.1f", r);
-    else if (k > SB_BONNIE_SEEKS)
-        sb_sink_printf(s, " %5lld", (long long)r);
-    else if (r < 10000.0)
-        sb_sink_printf(s, " %4dk", (int)r);
-    else if (r / 1024.0 < 1000.0)
-        sb_sink_printf(s, r / 1024.0 < 100.0 ? " %4.1fm" : " %4.0fm", r / 1024.0);
-    else
-        sb_sink_printf(s, " %4.1fg", r / 1024.0 / 1024.0);
-    sb_sink_printf(s, " %3d", (int)sb_test_value(t, "cpu", 0));
-}
 
 static void txt_latencies(sb_sink *s, const view *v, unsigned first, unsigned last,
                           const char *metric, const char *label)
@@ -290,7 +280,7 @@ static void io_section(sb_sink *s, const view *v)
         size[--n] = '\0';
     name_and_size(s, machine(v), size);
     for (unsigned k = SB_BONNIE_PUTC; k <= SB_BONNIE_SEEKS; k++)
-        txt_stat(s, v->t[k], k);
+        stat_fields(s, v->t[k], k, false);
     sb_sink_puts(s, "\n");
     txt_latencies(s, v, SB_BONNIE_PUTC, SB_BONNIE_SEEKS, "latency", "Latency");
     txt_latencies(s, v, SB_BONNIE_PUTC, SB_BONNIE_SEEKS, "latency_p99", "Latency p99");
@@ -321,7 +311,7 @@ static void file_section(sb_sink *s, const view *v)
     sb_sink_puts(s, " /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP  /sec %CP\n");
     sb_sink_printf(s, "%19s", buf);
     for (unsigned k = f; k <= l; k++)
-        txt_stat(s, v->t[k], k);
+        stat_fields(s, v->t[k], k, false);
     sb_sink_puts(s, "\n");
     txt_latencies(s, v, f, l, "latency", "Latency");
     txt_latencies(s, v, f, l, "latency_p99", "Latency p99");

@@ -14,6 +14,26 @@
 
 #define GIB 1073741824.0
 
+/* A chart of throughput against x, one line per series, with its title as
+ * the heading above it. */
+static void throughput_lines(sb_html_page *h, const char *title, const char *x_label,
+                             const char *x_unit, sb_svg_xscale xscale, const sb_svg_series *series,
+                             size_t n)
+{
+    sb_svg_chart ch = { .title = title,
+                        .x_label = x_label,
+                        .x_unit = x_unit,
+                        .y_label = "throughput",
+                        .y_unit = sb_html_rate_name(h),
+                        .xscale = xscale };
+    sb_sink_puts(sb_html_out(h), "<h3>");
+    sb_html_esc(h, title);
+    sb_sink_puts(sb_html_out(h), "</h3>\n");
+    sb_sink *cs = sb_html_chart_begin(h, &ch);
+    sb_svg_lines(cs, &ch, series, n);
+    sb_html_chart_end(h);
+}
+
 /* ---- sweep ------------------------------------------------------------------------ */
 
 static int cmp_u64(const void *a, const void *b)
@@ -111,17 +131,7 @@ static void sweep_direction(sb_html_page *h, const char *dir)
     }
     char title[64];
     snprintf(title, sizeof title, "Sweep: %s throughput per block size", dir);
-    sb_sink_puts(sb_html_out(h), "<h3>");
-    sb_html_esc(h, title);
-    sb_sink_puts(sb_html_out(h), "</h3>\n");
-    sb_svg_chart ch = { .title = title,
-                        .x_label = "block size",
-                        .y_label = "throughput",
-                        .y_unit = sb_html_rate_name(h),
-                        .xscale = SB_SVG_X_LOG2_BYTES };
-    sb_sink *cs = sb_html_chart_begin(h, &ch);
-    sb_svg_lines(cs, &ch, series, n_series);
-    sb_html_chart_end(h);
+    throughput_lines(h, title, "block size", NULL, SB_SVG_X_LOG2_BYTES, series, n_series);
 
     sb_sink *s = sb_html_out(h);
     sb_sink_printf(s, "<div class=\"scroll\"><table>\n<tr><th class=\"l\">block size</th>");
@@ -266,18 +276,7 @@ static void zcav_direction(sb_html_page *h, const char *dir)
         goto out;
     char title[64];
     snprintf(title, sizeof title, "zcav: %s throughput against offset", dir);
-    sb_sink_puts(sb_html_out(h), "<h3>");
-    sb_html_esc(h, title);
-    sb_sink_puts(sb_html_out(h), "</h3>\n");
-    sb_svg_chart ch = { .title = title,
-                        .x_label = "offset",
-                        .x_unit = "GiB",
-                        .y_label = "throughput",
-                        .y_unit = sb_html_rate_name(h),
-                        .xscale = SB_SVG_X_LINEAR };
-    sb_sink *cs = sb_html_chart_begin(h, &ch);
-    sb_svg_lines(cs, &ch, series, n);
-    sb_html_chart_end(h);
+    throughput_lines(h, title, "offset", "GiB", SB_SVG_X_LINEAR, series, n);
     sb_sink *s = sb_html_out(h);
     sb_sink_printf(s,
                    "<div class=\"scroll\"><table>\n<tr><th class=\"l\">target</th>"

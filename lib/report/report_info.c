@@ -173,6 +173,17 @@ static void human_bytes(unsigned long long v, char *out, size_t len)
         snprintf(out, len, "%.1f %s (%llu bytes)", (double)v / (double)unit, units[u], v);
 }
 
+/* n / div and unit: a whole number when div divides n, else with prec
+ * decimals. */
+static void per_unit(unsigned long long n, unsigned long long div, int prec, const char *unit,
+                     char *out, size_t len)
+{
+    if (n % div == 0)
+        snprintf(out, len, "%llu %s", n / div, unit);
+    else
+        snprintf(out, len, "%.*f %s", prec, (double)n / (double)div, unit);
+}
+
 /* The value as shown in text. */
 static void show_value(value_kind kind, const char *v, char *out, size_t len)
 {
@@ -192,20 +203,14 @@ static void show_value(value_kind kind, const char *v, char *out, size_t len)
         break;
     case V_HZ:
         if (whole(v, &n)) {
-            if (n % 1000000 == 0)
-                snprintf(out, len, "%llu MHz", n / 1000000);
-            else
-                snprintf(out, len, "%.3f MHz", (double)n / 1e6);
+            per_unit(n, 1000000, 3, "MHz", out, len);
             return;
         }
         break;
     case V_MBPS: snprintf(out, len, "%s Mb/s", v); return;
     case V_KBIT_S:
         if (whole(v, &n)) {
-            if (n % 1000 == 0)
-                snprintf(out, len, "%llu Mb/s per data line", n / 1000);
-            else
-                snprintf(out, len, "%.1f Mb/s per data line", (double)n / 1000.0);
+            per_unit(n, 1000, 1, "Mb/s per data line", out, len);
             return;
         }
         break;
