@@ -133,6 +133,26 @@ void cli_error_nomem(void)
     cli_error("%s", err.msg);
 }
 
+/* SB_E_INVALID when the value v just parsed for opt is 0. */
+static sb_status nonzero(const char *arg, const char *opt, uint64_t v, sb_error *err)
+{
+    if (v == 0)
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' must be more than 0", opt, arg);
+    return SB_OK;
+}
+
+sb_status cli_parse_size_nonzero(const char *arg, const char *opt, uint64_t *out, sb_error *err)
+{
+    SB_TRY(sb_parse_size(arg, opt, out, err));
+    return nonzero(arg, opt, *out, err);
+}
+
+sb_status cli_parse_time_nonzero(const char *arg, const char *opt, uint64_t *out, sb_error *err)
+{
+    SB_TRY(sb_parse_time_ns(arg, opt, out, err));
+    return nonzero(arg, opt, *out, err);
+}
+
 bool cli_ok(sb_status st, const sb_error *err)
 {
     if (st == SB_OK)
@@ -303,6 +323,15 @@ int cli_put_stdout(const sb_buf *buf, const char *what)
         return CLI_EXIT_FAIL;
     }
     return CLI_EXIT_OK;
+}
+
+int cli_put_rendered(sb_status st, const sb_error *err, const sb_buf *buf)
+{
+    if (st != SB_OK) {
+        cli_error("%s", err->msg);
+        return CLI_EXIT_FAIL;
+    }
+    return cli_put_stdout(buf, "the output");
 }
 
 int cli_print_run(const sb_run *run, cli_output *out)

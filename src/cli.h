@@ -49,6 +49,13 @@ void cli_error(const char *fmt, ...) SB_PRINTF(1, 2);
 int cli_usage_error(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Prints the library's "out of memory" as cli_error does. */
 void cli_error_nomem(void);
+/* A size (sb_parse_size) or a time in ns (sb_parse_time_ns), the argument
+ * of option opt, that must be more than 0 (SB_E_INVALID, the message naming
+ * opt and arg). */
+SB_MUST_CHECK sb_status cli_parse_size_nonzero(const char *arg, const char *opt, uint64_t *out,
+                                               sb_error *err);
+SB_MUST_CHECK sb_status cli_parse_time_nonzero(const char *arg, const char *opt, uint64_t *out,
+                                               sb_error *err);
 /* True when st is SB_OK, else false after printing err's message: the end
  * of an option handler, or the check of a command's configuration. */
 bool cli_ok(sb_status st, const sb_error *err);
@@ -115,6 +122,10 @@ int cli_render_file(const sb_run *run, sb_format fmt, const sb_report_opts *opts
 /* Writes buf to stdout and flushes it; CLI_EXIT_FAIL with "writing WHAT
  * failed: REASON" printed when that fails. */
 int cli_put_stdout(const sb_buf *buf, const char *what);
+/* What rendering into buf came to (st, err): CLI_EXIT_FAIL with err's
+ * message printed when it failed, else buf written as cli_put_stdout does
+ * (with "the output" for what). */
+int cli_put_rendered(sb_status st, const sb_error *err, const sb_buf *buf);
 
 /* Maps the outcome of a measurement to an exit code, printing its error;
  * an interruption by a signal is 128 + the signal, said as "interrupted by
@@ -132,7 +143,7 @@ typedef struct cli_save {
 } cli_save;
 
 /* The archive options of every command that measures, as the last three
- * entries of its option table (its enum ends O_DB, O_NO_SAVE, O_LABEL):
+ * entries of its option table (its enum ends with O_DB, their first):
  * --db PATH, --no-save and --label KEY=VALUE, whose short name is
  * label_short (0 for none). cli_save_option handles them. */
 #define CLI_SAVE_OPTIONS(label_short)                                                              \
@@ -156,8 +167,8 @@ bool cli_save_option(int which, const char *arg, cli_save *save);
 typedef sb_status (*cli_format_parser)(const char *arg, sb_format *out, sb_error *err);
 
 /* The output options of a measuring command, as four entries of its option
- * table followed by CLI_SAVE_OPTIONS (its enum ends O_FORMAT, O_OUTPUT,
- * O_SI, O_QUIET, O_DB, O_NO_SAVE, O_LABEL): -f/--format FMT, -o/--output
+ * table followed by CLI_SAVE_OPTIONS (its enum ends with O_FORMAT, the
+ * first of the seven): -f/--format FMT, -o/--output
  * FILE, --si and -q/--quiet, with the command's own help for the three
  * whose meaning differs. cli_output_option handles all seven. */
 #define CLI_OUTPUT_OPTIONS(format_help, si_help, quiet_help)                                       \
@@ -226,16 +237,18 @@ struct sb_store *cli_open_archive(const char *db, int *rc);
  * selection is no error). */
 int cli_select_runs(struct sb_store *store, const struct sb_store_filter *filter, const char *cmd,
                     char **argv, int first, int argc, int64_t **ids, size_t *n);
-/* The latest run's id alone, as cli_select_runs gives ids; CLI_EXIT_FAIL
- * with an error naming cmd when the archive holds no run. */
-int cli_latest_run(struct sb_store *store, const char *cmd, int64_t **ids, size_t *n);
 
-/* Loads the runs ids[0 .. n) from store into a new array for the
- * comparing renderers; NULL with the error printed when one cannot be
- * loaded or memory runs out. cli_free_runs releases it. */
+/* What a command does with the runs it chose, loaded (cli_on_runs): a
+ * CLI_EXIT_* code. */
 struct sb_compare_run;
-struct sb_compare_run *cli_load_runs(struct sb_store *store, const int64_t *ids, size_t n);
-void cli_free_runs(struct sb_compare_run *runs, size_t n);
+typedef int (*cli_runs_fn)(const struct sb_compare_run *runs, size_t n, const void *ctx);
+/* Opens the archive at --db db (NULL: the default), chooses runs as
+ * cli_select_runs does (filter, cmd, argv[first .. argc)) or, when latest,
+ * the latest run alone, loads them and hands them to
+ * fn(runs, n, ctx); frees and closes everything after. Returns fn's code,
+ * or the code of what failed before it (its error printed). */
+int cli_on_runs(const char *db, const struct sb_store_filter *filter, const char *cmd, char **argv,
+                int first, int argc, bool latest, cli_runs_fn fn, const void *ctx);
 
 /* Subcommands: argv[0] is the subcommand's name; cmdline is the whole
  * command line as typed, recorded with the run. */

@@ -129,7 +129,9 @@ int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *
     return rc;
 }
 
-int cli_latest_run(sb_store *store, const char *cmd, int64_t **ids, size_t *n)
+/* The latest run's id alone, as cli_select_runs gives ids; CLI_EXIT_FAIL
+ * with an error naming cmd when the archive holds no run. */
+static int latest_run(sb_store *store, const char *cmd, int64_t **ids, size_t *n)
 {
     *ids = NULL;
     *n = 0;
@@ -144,7 +146,17 @@ int cli_latest_run(sb_store *store, const char *cmd, int64_t **ids, size_t *n)
     return rc;
 }
 
-sb_compare_run *cli_load_runs(sb_store *store, const int64_t *ids, size_t n)
+/* The runs ids[0 .. n) from store, in a new array; NULL with the error
+ * printed when one cannot be loaded or memory runs out. free_runs
+ * releases it. */
+static void free_runs(sb_compare_run *runs, size_t n)
+{
+    for (size_t i = 0; runs && i < n; i++)
+        sb_run_free((sb_run *)runs[i].run);
+    free(runs);
+}
+
+static sb_compare_run *load_runs(sb_store *store, const int64_t *ids, size_t n)
 {
     sb_compare_run *runs = calloc(n ? n : 1, sizeof *runs);
     if (!runs) {
@@ -156,7 +168,7 @@ sb_compare_run *cli_load_runs(sb_store *store, const int64_t *ids, size_t n)
         sb_error err;
         if (sb_store_load(store, ids[i], &run, &err) != SB_OK) {
             cli_error("%s", err.msg);
-            cli_free_runs(runs, i);
+            free_runs(runs, i);
             return NULL;
         }
         runs[i] = (sb_compare_run){ ids[i], run };
@@ -164,9 +176,26 @@ sb_compare_run *cli_load_runs(sb_store *store, const int64_t *ids, size_t n)
     return runs;
 }
 
-void cli_free_runs(sb_compare_run *runs, size_t n)
+int cli_on_runs(const char *db, const sb_store_filter *filter, const char *cmd, char **argv,
+                int first, int argc, bool latest, cli_runs_fn fn, const void *ctx)
 {
-    for (size_t i = 0; runs && i < n; i++)
-        sb_run_free((sb_run *)runs[i].run);
-    free(runs);
+    int rc;
+    sb_store *store = cli_open_archive(db, &rc);
+    if (!store)
+        return rc;
+    int64_t *ids = NULL;
+    size_t n = 0;
+    if (latest)
+        rc = latest_run(store, cmd, &ids, &n);
+    else
+        rc = cli_select_runs(store, filter, cmd, argv, first, argc, &ids, &n);
+    sb_compare_run *runs = rc == CLI_EXIT_OK ? load_runs(store, ids, n) : NULL;
+    if (rc == CLI_EXIT_OK && !runs)
+        rc = CLI_EXIT_FAIL;
+    else if (runs)
+        rc = fn(runs, n, ctx);
+    free_runs(runs, n);
+    free(ids);
+    sb_store_close(store);
+    return rc;
 }

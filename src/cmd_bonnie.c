@@ -30,9 +30,7 @@ enum {
     O_BONNIE_SIZE,
     O_SEED,
     O_NO_DIRECT,
-    O_DB,
-    O_NO_SAVE,
-    O_LABEL,
+    O_DB, /* the first of CLI_SAVE_OPTIONS */
 };
 
 static const cli_option bonnie_opts[] = {
@@ -179,6 +177,8 @@ static bool bonnie_option(int idx, const char *arg, void *ctx)
     sb_error err;
     sb_status st = SB_OK;
     unsigned long long v;
+    if (idx >= O_DB)
+        return cli_save_option(idx - O_DB, arg, &a->save);
     switch (idx) {
     case O_DIR: a->dir = arg; break;
     case O_SIZE: st = parse_s(a, arg, &err); break;
@@ -218,9 +218,6 @@ static bool bonnie_option(int idx, const char *arg, void *ctx)
         c->seed = v;
         break;
     case O_NO_DIRECT: c->direct_seeks = false; break;
-    case O_DB:
-    case O_NO_SAVE:
-    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
     return cli_ok(st, &err);

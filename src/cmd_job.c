@@ -25,9 +25,7 @@ enum {
     O_PARSE_ONLY,
     O_DESTRUCTIVE,
     O_QUIET,
-    O_DB,
-    O_NO_SAVE,
-    O_LABEL,
+    O_DB, /* the first of CLI_SAVE_OPTIONS */
 };
 
 static const cli_option job_opts[] = {
@@ -68,16 +66,15 @@ static sb_status job_format(const char *arg, sb_format *out, sb_error *err)
 static bool job_option(int idx, const char *arg, void *ctx)
 {
     job_args *a = ctx;
-    /* The output and archive options, in fio's order and words. */
+    /* The output options, in fio's order and words. */
     static const int output[] = {
         [O_OUTPUT_FORMAT] = CLI_OUTPUT_FORMAT,
         [O_OUTPUT] = CLI_OUTPUT_PATH,
         [O_SI] = CLI_OUTPUT_SI,
         [O_QUIET] = CLI_OUTPUT_QUIET,
-        [O_DB] = CLI_OUTPUT_SAVE + CLI_SAVE_DB,
-        [O_NO_SAVE] = CLI_OUTPUT_SAVE + CLI_SAVE_NO_SAVE,
-        [O_LABEL] = CLI_OUTPUT_SAVE + CLI_SAVE_LABEL,
     };
+    if (idx >= O_DB)
+        return cli_save_option(idx - O_DB, arg, &a->save);
     switch (idx) {
     case O_PARSE_ONLY: a->parse_only = true; return true;
     case O_DESTRUCTIVE: a->destructive = true; return true;

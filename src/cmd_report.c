@@ -173,13 +173,11 @@ static int write_file(const char *path, const sb_buf *buf)
     return CLI_EXIT_OK;
 }
 
-static int render(sb_store *store, const report_args *a, const int64_t *ids, size_t n)
+static int render(const sb_compare_run *runs, size_t n, const void *ctx)
 {
-    sb_compare_run *runs = cli_load_runs(store, ids, n);
+    const report_args *a = ctx;
     sb_error err;
     int rc = CLI_EXIT_OK;
-    if (!runs)
-        return CLI_EXIT_FAIL;
     sb_buf buf = { 0 };
     sb_sink sink;
     sb_sink_init_buf(&sink, &buf);
@@ -195,7 +193,6 @@ static int render(sb_store *store, const report_args *a, const int64_t *ids, siz
         rc = cli_put_stdout(&buf, "the report");
     }
     sb_buf_free(&buf);
-    cli_free_runs(runs, n);
     return rc;
 }
 
@@ -212,19 +209,10 @@ int cmd_report(const char *cmdline, int argc, char **argv)
         rc = cli_usage_error("report: --chart picks a chart for --format svg");
     if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
-    sb_store *store = rc == CLI_EXIT_OK ? cli_open_archive(a.db, &rc) : NULL;
-    if (store) {
-        int64_t *ids = NULL;
-        size_t n = 0;
-        if (first >= argc && !filters)
-            rc = cli_latest_run(store, "report", &ids, &n);
-        else
-            rc = cli_select_runs(store, &a.filter, "report", argv, first, argc, &ids, &n);
-        if (rc == CLI_EXIT_OK)
-            rc = render(store, &a, ids, n);
-        free(ids);
-        sb_store_close(store);
-    }
+    /* With neither IDs nor filters: the latest run. */
+    if (rc == CLI_EXIT_OK)
+        rc = cli_on_runs(a.db, &a.filter, "report", argv, first, argc, first >= argc && !filters,
+                         render, &a);
     sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }

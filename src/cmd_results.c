@@ -130,6 +130,21 @@ static sb_store *open_store(const results_args *a, int *rc)
     return cli_open_archive(a->db, rc);
 }
 
+/* Runs side by side (or one run as a one-run comparison), as the
+ * subcommand's --format and --si say, on stdout. */
+static int compare_runs(const sb_compare_run *runs, size_t n, const void *ctx)
+{
+    const results_args *a = ctx;
+    sb_buf buf = { 0 };
+    sb_sink sink;
+    sb_error err;
+    sb_sink_init_buf(&sink, &buf);
+    sb_status st = sb_compare_render(runs, n, a->format, &a->report, &sink, &err);
+    int rc = cli_put_rendered(st, &err, &buf);
+    sb_buf_free(&buf);
+    return rc;
+}
+
 /* ---- list ------------------------------------------------------------------ */
 
 static const char list_usage[] =
@@ -156,12 +171,7 @@ static int results_list(int argc, char **argv)
             sb_buf buf = { 0 };
             sb_sink sink;
             sb_sink_init_buf(&sink, &buf);
-            if (sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err) != SB_OK) {
-                cli_error("%s", err.msg);
-                rc = CLI_EXIT_FAIL;
-            } else {
-                rc = cli_put_stdout(&buf, "the output");
-            }
+            rc = cli_put_rendered(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err, &buf);
             sb_buf_free(&buf);
         }
         sb_run_summaries_free(&l);
@@ -214,17 +224,7 @@ static int results_show(int argc, char **argv)
              * fio, bonnie++ and zcav results) print as a one-run
              * comparison: a column per target, a row per test and metric.
              * JSON is the whole run, whatever it holds. */
-            sb_compare_run one = { id, run };
-            sb_buf buf = { 0 };
-            sb_sink sink;
-            sb_sink_init_buf(&sink, &buf);
-            if (sb_compare_render(&one, 1, a.format, &a.report, &sink, &err) != SB_OK) {
-                cli_error("%s", err.msg);
-                rc = CLI_EXIT_FAIL;
-            } else {
-                rc = cli_put_stdout(&buf, "the output");
-            }
-            sb_buf_free(&buf);
+            rc = compare_runs(&(sb_compare_run){ id, run }, 1, &a);
             sb_run_free(run);
         } else {
             cli_output out = { .format = a.format, .report = a.report };
@@ -293,11 +293,7 @@ static int export_ids(sb_store *store, sb_export_format fmt, const int64_t *ids,
     }
     if (st == SB_OK)
         st = sb_export_end(&ex, &err);
-    int rc = CLI_EXIT_FAIL;
-    if (st != SB_OK)
-        cli_error("%s", err.msg);
-    else
-        rc = cli_put_stdout(&buf, "the output");
+    int rc = cli_put_rendered(st, &err, &buf);
     sb_buf_free(&buf);
     return rc;
 }
@@ -339,27 +335,6 @@ static const char compare_usage[] =
     "column with its difference in % against the first column; '-' where a column\n"
     "lacks the metric.\n";
 
-static int compare_ids(sb_store *store, const results_args *a, const int64_t *ids, size_t n)
-{
-    sb_compare_run *runs = cli_load_runs(store, ids, n);
-    sb_error err;
-    int rc = CLI_EXIT_OK;
-    if (!runs)
-        return CLI_EXIT_FAIL;
-    sb_buf buf = { 0 };
-    sb_sink sink;
-    sb_sink_init_buf(&sink, &buf);
-    if (sb_compare_render(runs, n, a->format, &a->report, &sink, &err) != SB_OK) {
-        cli_error("%s", err.msg);
-        rc = CLI_EXIT_FAIL;
-    } else {
-        rc = cli_put_stdout(&buf, "the output");
-    }
-    sb_buf_free(&buf);
-    cli_free_runs(runs, n);
-    return rc;
-}
-
 static int results_compare(int argc, char **argv)
 {
     results_args a = { .format = SB_FORMAT_TEXT };
@@ -374,16 +349,9 @@ static int results_compare(int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
-    sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
-    if (store) {
-        int64_t *ids = NULL;
-        size_t n = 0;
-        rc = cli_select_runs(store, &a.filter, "results compare", argv, first, argc, &ids, &n);
-        if (rc == CLI_EXIT_OK)
-            rc = compare_ids(store, &a, ids, n);
-        free(ids);
-        sb_store_close(store);
-    }
+    if (rc == CLI_EXIT_OK)
+        rc = cli_on_runs(a.db, &a.filter, "results compare", argv, first, argc, false, compare_runs,
+                         &a);
     sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }

@@ -19,13 +19,7 @@ enum {
     O_PROFILE,
     O_ENGINE,
     O_DRY_RUN,
-    O_FORMAT,
-    O_OUTPUT,
-    O_SI,
-    O_QUIET,
-    O_DB,
-    O_NO_SAVE,
-    O_LABEL,
+    O_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
 };
 
 static const cli_option run_opts[] = {

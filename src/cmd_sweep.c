@@ -25,13 +25,7 @@ enum {
     O_DROP_CACHES,
     O_ENGINE,
     O_DESTRUCTIVE,
-    O_FORMAT,
-    O_OUTPUT,
-    O_SI,
-    O_QUIET,
-    O_DB,
-    O_NO_SAVE,
-    O_LABEL,
+    O_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
 };
 
 static const cli_option sweep_opts[] = {
@@ -92,27 +86,11 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
         return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, sb_report_parse_format);
     switch (idx) {
     case O_BS: st = sb_parse_size_list(arg, "--bs", c->bs, SB_SWEEP_MAX_BS, &c->n_bs, &err); break;
-    case O_SIZE:
-        st = sb_parse_size(arg, "--size", &c->fixed_bytes, &err);
-        if (st == SB_OK && c->fixed_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' must be more than 0", arg);
-        break;
-    case O_FILE_SIZE:
-        st = sb_parse_size(arg, "--file-size", &c->file_bytes, &err);
-        if (st == SB_OK && c->file_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--file-size: '%s' must be more than 0", arg);
-        break;
+    case O_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->fixed_bytes, &err); break;
+    case O_FILE_SIZE: st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err); break;
     case O_MIN_TIME: st = sb_parse_time_ns(arg, "--min-time", &c->min_ns, &err); break;
-    case O_MAX_TIME:
-        st = sb_parse_time_ns(arg, "--max-time", &c->max_ns, &err);
-        if (st == SB_OK && c->max_ns == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-time: '%s' must be more than 0", arg);
-        break;
-    case O_MAX_BYTES:
-        st = sb_parse_size(arg, "--max-bytes", &c->max_bytes, &err);
-        if (st == SB_OK && c->max_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--max-bytes: '%s' must be more than 0", arg);
-        break;
+    case O_MAX_TIME: st = cli_parse_time_nonzero(arg, "--max-time", &c->max_ns, &err); break;
+    case O_MAX_BYTES: st = cli_parse_size_nonzero(arg, "--max-bytes", &c->max_bytes, &err); break;
     case O_SPREAD:
         if (!parse_pct(arg, &c->rel_ci))
             st = sb_error_set(&err, SB_E_INVALID, 0,

@@ -20,13 +20,7 @@ enum {
     O_DESTRUCTIVE,
     O_NO_PROBE,
     O_FILE_SIZE,
-    O_FORMAT,
-    O_OUTPUT,
-    O_SI,
-    O_QUIET,
-    O_DB,
-    O_NO_SAVE,
-    O_LABEL,
+    O_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
 };
 
 static const cli_option verify_opts[] = {
@@ -74,20 +68,12 @@ static bool verify_option(int idx, const char *arg, void *ctx)
     if (idx >= O_FORMAT)
         return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, verify_format);
     switch (idx) {
-    case O_SIZE:
-        st = sb_parse_size(arg, "--size", &c->size_bytes, &err);
-        if (st == SB_OK && c->size_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' must be more than 0", arg);
-        break;
+    case O_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->size_bytes, &err); break;
     case O_WRITE_ONLY: a->write_only = true; break;
     case O_READ_ONLY: a->read_only = true; break;
     case O_DESTRUCTIVE: c->destructive = true; break;
     case O_NO_PROBE: c->probe = false; break;
-    case O_FILE_SIZE:
-        st = sb_parse_size(arg, "--file-size", &c->file_bytes, &err);
-        if (st == SB_OK && c->file_bytes == 0)
-            st = sb_error_set(&err, SB_E_INVALID, 0, "--file-size: '%s' must be more than 0", arg);
-        break;
+    case O_FILE_SIZE: st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err); break;
     default: break;
     }
     return cli_ok(st, &err);

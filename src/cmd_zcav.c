@@ -26,9 +26,7 @@ enum {
     O_STRICT,
     O_NO_DIRECT,
     O_QUIET,
-    O_DB,
-    O_NO_SAVE,
-    O_LABEL,
+    O_DB, /* the first of CLI_SAVE_OPTIONS */
 };
 
 static const cli_option zcav_opts[] = {
@@ -118,6 +116,8 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
     sb_status st = SB_OK;
     bool has_b;
     uint64_t x = 0, y = 0;
+    if (idx >= O_DB)
+        return cli_save_option(idx - O_DB, arg, &a->save);
     switch (idx) {
     case O_BLOCK:
         st = parse_pair(arg, "-b", &x, &y, &has_b, &err);
@@ -157,9 +157,6 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
     case O_STRICT: a->strict = true; break;
     case O_NO_DIRECT: c->direct = false; break;
     case O_QUIET: a->quiet = true; break;
-    case O_DB:
-    case O_NO_SAVE:
-    case O_LABEL: return cli_save_option(idx - O_DB, arg, &a->save);
     default: break;
     }
     return cli_ok(st, &err);
