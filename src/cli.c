@@ -101,6 +101,23 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
     return CLI_EXIT_OK;
 }
 
+const cli_command *cli_command_find(const cli_command *cmds, size_t n, const char *name)
+{
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(name, cmds[i].name) == 0)
+            return &cmds[i];
+    return NULL;
+}
+
+void cli_commands_usage(FILE *f, const char *head, const cli_command *cmds, size_t n,
+                        const char *tail)
+{
+    fputs(head, f);
+    for (size_t i = 0; i < n; i++)
+        fprintf(f, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
+    fputs(tail, f);
+}
+
 static void error_line(const char *fmt, va_list ap)
 {
     cli_progress_done();

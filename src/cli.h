@@ -42,6 +42,21 @@ typedef struct cli_option {
 int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
               bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg);
 
+/* A command of a command table (the program's, `storbench results`'s):
+ * its name, what runs it (cmdline: the whole command line as typed), and
+ * its one-line summary for the usage text. */
+typedef struct cli_command {
+    const char *name;
+    int (*fn)(const char *cmdline, int argc, char **argv);
+    const char *summary;
+} cli_command;
+/* The command of cmds[0 .. n) named name, or NULL. */
+const cli_command *cli_command_find(const cli_command *cmds, size_t n, const char *name);
+/* Writes head, then "  NAME     SUMMARY" for each command of cmds[0 .. n),
+ * then tail, to f. */
+void cli_commands_usage(FILE *f, const char *head, const cli_command *cmds, size_t n,
+                        const char *tail);
+
 /* Prints "storbench: <message>" on stderr. */
 void cli_error(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Prints "storbench: <message>" on stderr as cli_error does and returns

@@ -97,31 +97,38 @@ static sb_status parse_sz(const char *s, const char *what, uint64_t unit_bytes, 
     return sb_parse_size(s, what, out, err);
 }
 
-/* Splits a copy of arg at ':' into at most max fields (empty ones kept). */
-static size_t split(char *copy, char **fields, size_t max)
+/* The fields of a colon-separated option argument: arg copied into copy
+ * (256 bytes) and split at ':' into f[0 .. *n), empty fields kept.
+ * SB_E_INVALID when arg is too long or has more than max fields ("OPT: 'ARG'
+ * is not FORM"). */
+static sb_status split(const char *arg, const char *opt, const char *form, char copy[256], char **f,
+                       size_t max, size_t *n, sb_error *err)
 {
-    size_t n = 0;
-    for (char *p = copy; n < max;) {
-        fields[n++] = p;
+    if (strlen(arg) >= 256)
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is too long", opt, arg);
+    strcpy(copy, arg);
+    *n = 0;
+    for (char *p = copy; *n <= max;) {
+        f[(*n)++] = p;
         char *c = strchr(p, ':');
         if (!c)
             break;
         *c = '\0';
         p = c + 1;
     }
-    return n;
+    if (*n > max)
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is not %s", opt, arg, form);
+    return SB_OK;
 }
 
 static sb_status parse_s(bonnie_args *a, const char *arg, sb_error *err)
 {
+    static const char form[] = "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]";
     char copy[256], *f[5];
-    if (strlen(arg) >= sizeof copy)
-        return sb_error_set(err, SB_E_INVALID, 0, "-s: '%s' is too long", arg);
-    strcpy(copy, arg);
-    size_t n = split(copy, f, 5);
-    if (n > 4 || strchr(arg, ':') == arg)
-        return sb_error_set(err, SB_E_INVALID, 0, "-s: '%s' is not SIZE[:CHUNK[:SEEKS[:SEEKERS]]]",
-                            arg);
+    size_t n;
+    SB_TRY(split(arg, "-s", form, copy, f, 4, &n, err));
+    if (arg[0] == ':')
+        return sb_error_set(err, SB_E_INVALID, 0, "-s: '%s' is not %s", arg, form);
     sb_bonnie_config *c = &a->cfg;
     unsigned long long v;
     SB_TRY(parse_sz(f[0], "-s (size)", 1u << 20, &c->file_bytes, err));
@@ -142,13 +149,8 @@ static sb_status parse_s(bonnie_args *a, const char *arg, sb_error *err)
 static sb_status parse_n(bonnie_args *a, const char *arg, sb_error *err)
 {
     char copy[256], *f[6];
-    if (strlen(arg) >= sizeof copy)
-        return sb_error_set(err, SB_E_INVALID, 0, "-n: '%s' is too long", arg);
-    strcpy(copy, arg);
-    size_t n = split(copy, f, 6);
-    if (n > 5)
-        return sb_error_set(err, SB_E_INVALID, 0,
-                            "-n: '%s' is not NUMBER[:MAX[:MIN[:DIRS[:CHUNK]]]]", arg);
+    size_t n;
+    SB_TRY(split(arg, "-n", "NUMBER[:MAX[:MIN[:DIRS[:CHUNK]]]]", copy, f, 5, &n, err));
     sb_bonnie_config *c = &a->cfg;
     unsigned long long v;
     SB_TRY(parse_uint(f[0], "-n (number of files x1024)", 1024, &v, err));

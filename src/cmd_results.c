@@ -116,6 +116,50 @@ static const cli_option export_opts[] = {
     { 0 },
 };
 
+static const char list_usage[] =
+    "usage: storbench results list [OPTIONS]\n"
+    "\n"
+    "The saved runs, oldest first: id, start time (UTC), host, labels, targets and\n"
+    "the command line. Filters combine: a run must match all of them.\n";
+
+static const char show_usage[] =
+    "usage: storbench results show [OPTIONS] ID\n"
+    "\n"
+    "A saved run's tables, exactly as the run printed them with the same format\n"
+    "options.\n";
+
+static const char delete_usage[] = "usage: storbench results delete [OPTIONS] ID...\n"
+                                   "\n"
+                                   "Deletes saved runs and everything recorded with them.\n";
+
+static const char export_usage[] =
+    "usage: storbench results export [OPTIONS] [ID...]\n"
+    "\n"
+    "The runs given (default: every run the filters select, oldest first) as one\n"
+    "row per measurement: run_id, time, host, labels, target, fs, test_kind,\n"
+    "test_name, params, metric, unit, value, spread. CSV has a header line; JSON is\n"
+    "an array of objects with those keys (labels and params as objects).\n";
+
+static const char compare_usage[] =
+    "usage: storbench results compare [OPTIONS] ID... | --filter KEY=VALUE ...\n"
+    "\n"
+    "Runs side by side: one column per target of each run (in the order given;\n"
+    "with filters, oldest run first), one row per metric they measured (a sweep's\n"
+    "direction and block size, other tests by name), each value after the first\n"
+    "column with its difference in % against the first column; '-' where a column\n"
+    "lacks the metric.\n";
+
+static const char import_usage[] =
+    "usage: storbench results import [OPTIONS] FILE...\n"
+    "\n"
+    "Adds other tools' results to the archive, one run per file, labelled\n"
+    "source=fio, source=bonnie++ or source=zcav: fio's JSON output\n"
+    "(--output-format=json), bonnie++ CSV lines (formats 1.96, 1.97, 1.98) and\n"
+    "zcav logs, told apart by their content. Every file is read first: when one\n"
+    "is malformed, its FILE:LINE and what is wrong are printed and nothing at all\n"
+    "is stored (exit 2). Then each file is saved in its own transaction; the\n"
+    "new run ids are printed, one line per file.\n";
+
 /* Parses a subcommand's options into a; returns CLI_EXIT_OK, USAGE, or -1
  * after --help. */
 static int parse(int argc, char **argv, const cli_option *opts, const char *usage, results_args *a,
@@ -147,14 +191,9 @@ static int compare_runs(const sb_compare_run *runs, size_t n, const void *ctx)
 
 /* ---- list ------------------------------------------------------------------ */
 
-static const char list_usage[] =
-    "usage: storbench results list [OPTIONS]\n"
-    "\n"
-    "The saved runs, oldest first: id, start time (UTC), host, labels, targets and\n"
-    "the command line. Filters combine: a run must match all of them.\n";
-
-static int results_list(int argc, char **argv)
+static int results_list(const char *cmdline, int argc, char **argv)
 {
+    (void)cmdline;
     results_args a = { 0 };
     int first;
     int rc = parse(argc, argv, list_opts, list_usage, &a, &first);
@@ -183,12 +222,6 @@ static int results_list(int argc, char **argv)
 
 /* ---- show ------------------------------------------------------------------ */
 
-static const char show_usage[] =
-    "usage: storbench results show [OPTIONS] ID\n"
-    "\n"
-    "A saved run's tables, exactly as the run printed them with the same format\n"
-    "options.\n";
-
 /* Whether the run's own text tables show it: a sweep, or storbench's job
  * and suite results. */
 static bool has_sweep(const sb_run *run)
@@ -202,8 +235,9 @@ static bool has_sweep(const sb_run *run)
     return false;
 }
 
-static int results_show(int argc, char **argv)
+static int results_show(const char *cmdline, int argc, char **argv)
 {
+    (void)cmdline;
     results_args a = { .format = SB_FORMAT_TEXT };
     int first;
     int64_t id = 0;
@@ -238,12 +272,9 @@ static int results_show(int argc, char **argv)
 
 /* ---- delete ---------------------------------------------------------------- */
 
-static const char delete_usage[] = "usage: storbench results delete [OPTIONS] ID...\n"
-                                   "\n"
-                                   "Deletes saved runs and everything recorded with them.\n";
-
-static int results_delete(int argc, char **argv)
+static int results_delete(const char *cmdline, int argc, char **argv)
 {
+    (void)cmdline;
     results_args a = { 0 };
     int first;
     int rc = parse(argc, argv, delete_opts, delete_usage, &a, &first);
@@ -266,14 +297,6 @@ static int results_delete(int argc, char **argv)
 }
 
 /* ---- export ---------------------------------------------------------------- */
-
-static const char export_usage[] =
-    "usage: storbench results export [OPTIONS] [ID...]\n"
-    "\n"
-    "The runs given (default: every run the filters select, oldest first) as one\n"
-    "row per measurement: run_id, time, host, labels, target, fs, test_kind,\n"
-    "test_name, params, metric, unit, value, spread. CSV has a header line; JSON is\n"
-    "an array of objects with those keys (labels and params as objects).\n";
 
 static int export_ids(sb_store *store, sb_export_format fmt, const int64_t *ids, size_t n)
 {
@@ -298,8 +321,9 @@ static int export_ids(sb_store *store, sb_export_format fmt, const int64_t *ids,
     return rc;
 }
 
-static int results_export(int argc, char **argv)
+static int results_export(const char *cmdline, int argc, char **argv)
 {
+    (void)cmdline;
     results_args a = { .export_cmd = true, .export_format = SB_EXPORT_CSV };
     int first;
     int rc = parse(argc, argv, export_opts, export_usage, &a, &first);
@@ -326,17 +350,9 @@ static int results_export(int argc, char **argv)
 
 /* ---- compare --------------------------------------------------------------- */
 
-static const char compare_usage[] =
-    "usage: storbench results compare [OPTIONS] ID... | --filter KEY=VALUE ...\n"
-    "\n"
-    "Runs side by side: one column per target of each run (in the order given;\n"
-    "with filters, oldest run first), one row per metric they measured (a sweep's\n"
-    "direction and block size, other tests by name), each value after the first\n"
-    "column with its difference in % against the first column; '-' where a column\n"
-    "lacks the metric.\n";
-
-static int results_compare(int argc, char **argv)
+static int results_compare(const char *cmdline, int argc, char **argv)
 {
+    (void)cmdline;
     results_args a = { .format = SB_FORMAT_TEXT };
     int first;
     int rc = parse(argc, argv, compare_opts, compare_usage, &a, &first);
@@ -358,19 +374,9 @@ static int results_compare(int argc, char **argv)
 
 /* ---- import ---------------------------------------------------------------- */
 
-static const char import_usage[] =
-    "usage: storbench results import [OPTIONS] FILE...\n"
-    "\n"
-    "Adds other tools' results to the archive, one run per file, labelled\n"
-    "source=fio, source=bonnie++ or source=zcav: fio's JSON output\n"
-    "(--output-format=json), bonnie++ CSV lines (formats 1.96, 1.97, 1.98) and\n"
-    "zcav logs, told apart by their content. Every file is read first: when one\n"
-    "is malformed, its FILE:LINE and what is wrong are printed and nothing at all\n"
-    "is stored (exit 2). Then each file is saved in its own transaction; the\n"
-    "new run ids are printed, one line per file.\n";
-
-static int results_import(int argc, char **argv)
+static int results_import(const char *cmdline, int argc, char **argv)
 {
+    (void)cmdline;
     results_args a = { 0 };
     int first;
     int rc = parse(argc, argv, import_opts, import_usage, &a, &first);
@@ -439,11 +445,7 @@ static int results_import(int argc, char **argv)
 
 /* ---- the command ----------------------------------------------------------- */
 
-static const struct {
-    const char *name;
-    int (*fn)(int argc, char **argv);
-    const char *summary;
-} subcommands[] = {
+static const cli_command subcommands[] = {
     { "list", results_list, "the saved runs: id, time, host, labels, targets, command" },
     { "show", results_show, "a saved run's tables, as first printed" },
     { "compare", results_compare, "runs side by side, differences in % against the first" },
@@ -451,22 +453,23 @@ static const struct {
     { "import", results_import, "add fio JSON, bonnie++ CSV and zcav logs to the archive" },
     { "delete", results_delete, "delete saved runs" },
 };
+enum { N_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
 
 static void results_usage(FILE *f)
 {
-    fprintf(f, "usage: storbench results COMMAND [OPTIONS] [ARGS]\n\n"
-               "The archive: every run that storbench sweep and storbench run measure is saved\n"
-               "in one SQLite file (--db PATH, else $STORBENCH_DB, else\n"
-               "$XDG_DATA_HOME/storbench/results.db, else ~/.local/share/storbench/results.db).\n\n"
-               "Commands:\n");
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        fprintf(f, "  %-8s %s\n", subcommands[i].name, subcommands[i].summary);
-    fprintf(f, "\n'storbench results COMMAND --help' lists a command's options.\n");
+    cli_commands_usage(
+        f,
+        "usage: storbench results COMMAND [OPTIONS] [ARGS]\n\n"
+        "The archive: every run that storbench sweep and storbench run measure is saved\n"
+        "in one SQLite file (--db PATH, else $STORBENCH_DB, else\n"
+        "$XDG_DATA_HOME/storbench/results.db, else ~/.local/share/storbench/results.db).\n\n"
+        "Commands:\n",
+        subcommands, N_SUBCOMMANDS,
+        "\n'storbench results COMMAND --help' lists a command's options.\n");
 }
 
 int cmd_results(const char *cmdline, int argc, char **argv)
 {
-    (void)cmdline;
     if (argc < 2) {
         results_usage(stderr);
         return CLI_EXIT_USAGE;
@@ -475,10 +478,9 @@ int cmd_results(const char *cmdline, int argc, char **argv)
         results_usage(stdout);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof subcommands / sizeof subcommands[0]; i++)
-        if (strcmp(argv[1], subcommands[i].name) == 0)
-            return subcommands[i].fn(argc - 1, argv + 1);
-    cli_error("results: unknown command '%s' (list, show, compare, export, import or delete)",
-              argv[1]);
-    return CLI_EXIT_USAGE;
+    const cli_command *sub = cli_command_find(subcommands, N_SUBCOMMANDS, argv[1]);
+    if (sub)
+        return sub->fn(cmdline, argc - 1, argv + 1);
+    return cli_usage_error(
+        "results: unknown command '%s' (list, show, compare, export, import or delete)", argv[1]);
 }

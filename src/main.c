@@ -8,13 +8,7 @@
 
 #include "cli.h"
 
-typedef struct command {
-    const char *name;
-    int (*fn)(const char *cmdline, int argc, char **argv);
-    const char *summary;
-} command;
-
-static const command commands[] = {
+static const cli_command commands[] = {
     { "run", cmd_run,
       "the standard suite (sequential and random, QD1-32) on each directory; --profile pi" },
     { "sweep", cmd_sweep,
@@ -29,17 +23,21 @@ static const command commands[] = {
     { "report", cmd_report, "archived runs as one HTML page with charts (or one chart as SVG)" },
 };
 
+enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
+
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: storbench COMMAND [OPTIONS] [TARGET...]\n\n"
-               "How fast is this storage, on this machine, really? A TARGET is a directory\n"
-               "(storbench creates and removes its own test files there) or a block device\n"
-               "(read-only unless --destructive; never written while mounted).\n\n"
-               "Commands:\n");
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
-        fprintf(f, "  %-8s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\n'storbench COMMAND --help' lists a command's options; man storbench(1) has "
-               "the rest.\n");
+    cli_commands_usage(f,
+                       "usage: storbench COMMAND [OPTIONS] [TARGET...]\n\n"
+                       "How fast is this storage, on this machine, really? A TARGET is a "
+                       "directory\n"
+                       "(storbench creates and removes its own test files there) or a block "
+                       "device\n"
+                       "(read-only unless --destructive; never written while mounted).\n\n"
+                       "Commands:\n",
+                       commands, N_COMMANDS,
+                       "\n'storbench COMMAND --help' lists a command's options; man storbench(1) "
+                       "has the rest.\n");
 }
 
 int main(int argc, char **argv)
@@ -57,14 +55,13 @@ int main(int argc, char **argv)
         printf("storbench %s\n", SB_VERSION);
         return CLI_EXIT_OK;
     }
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        if (strcmp(argv[1], commands[i].name) == 0) {
-            char *cmdline = cli_command_line(argc, argv);
-            int rc = commands[i].fn(cmdline ? cmdline : argv[1], argc - 1, argv + 1);
-            free(cmdline);
-            return rc;
-        }
+    const cli_command *cmd = cli_command_find(commands, N_COMMANDS, argv[1]);
+    if (!cmd) {
+        fprintf(stderr, "storbench: unknown command '%s' (see storbench --help)\n", argv[1]);
+        return CLI_EXIT_USAGE;
     }
-    fprintf(stderr, "storbench: unknown command '%s' (see storbench --help)\n", argv[1]);
-    return CLI_EXIT_USAGE;
+    char *cmdline = cli_command_line(argc, argv);
+    int rc = cmd->fn(cmdline ? cmdline : argv[1], argc - 1, argv + 1);
+    free(cmdline);
+    return rc;
 }
