@@ -151,7 +151,7 @@ void cli_error_nomem(void)
 }
 
 /* SB_E_INVALID when the value v just parsed for opt is 0. */
-static sb_status nonzero(const char *arg, const char *opt, uint64_t v, sb_error *err)
+static SB_MUST_CHECK sb_status nonzero(const char *arg, const char *opt, uint64_t v, sb_error *err)
 {
     if (v == 0)
         return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' must be more than 0", opt, arg);
@@ -170,11 +170,18 @@ sb_status cli_parse_time_nonzero(const char *arg, const char *opt, uint64_t *out
     return nonzero(arg, opt, *out, err);
 }
 
+/* What went wrong: err's message, or the status's name when err is NULL
+ * or says nothing. */
+static const char *what_failed(sb_status st, const sb_error *err)
+{
+    return err && err->msg[0] ? err->msg : sb_status_str(st);
+}
+
 bool cli_ok(sb_status st, const sb_error *err)
 {
     if (st == SB_OK)
         return true;
-    cli_error("%s", err->msg);
+    cli_error("%s", what_failed(st, err));
     return false;
 }
 
@@ -345,7 +352,7 @@ int cli_put_stdout(const sb_buf *buf, const char *what)
 int cli_put_rendered(sb_status st, const sb_error *err, const sb_buf *buf)
 {
     if (st != SB_OK) {
-        cli_error("%s", err->msg);
+        cli_error("%s", what_failed(st, err));
         return CLI_EXIT_FAIL;
     }
     return cli_put_stdout(buf, "the output");
@@ -466,6 +473,6 @@ int cli_finish_as(sb_status st, const sb_error *err, const char *after)
                   after);
         return 128 + (sig ? sig : SIGINT);
     }
-    cli_error("%s", err->msg[0] ? err->msg : sb_status_str(st));
+    cli_error("%s", what_failed(st, err));
     return CLI_EXIT_FAIL;
 }

@@ -71,8 +71,9 @@ SB_MUST_CHECK sb_status cli_parse_size_nonzero(const char *arg, const char *opt,
                                                sb_error *err);
 SB_MUST_CHECK sb_status cli_parse_time_nonzero(const char *arg, const char *opt, uint64_t *out,
                                                sb_error *err);
-/* True when st is SB_OK, else false after printing err's message: the end
- * of an option handler, or the check of a command's configuration. */
+/* True when st is SB_OK, else false after printing err's message (the
+ * status's name when err is NULL): the end of an option handler, or the
+ * check of a command's configuration. */
 bool cli_ok(sb_status st, const sb_error *err);
 
 /* Installs SIGINT/SIGTERM/SIGHUP handlers that raise the returned flag. */
@@ -138,11 +139,12 @@ int cli_render_file(const sb_run *run, sb_format fmt, const sb_report_opts *opts
  * failed: REASON" printed when that fails. */
 int cli_put_stdout(const sb_buf *buf, const char *what);
 /* What rendering into buf came to (st, err): CLI_EXIT_FAIL with err's
- * message printed when it failed, else buf written as cli_put_stdout does
- * (with "the output" for what). */
+ * message printed (as cli_ok) when it failed, else buf written as
+ * cli_put_stdout does (with "the output" for what). */
 int cli_put_rendered(sb_status st, const sb_error *err, const sb_buf *buf);
 
-/* Maps the outcome of a measurement to an exit code, printing its error;
+/* Maps the outcome of a measurement to an exit code, printing its error
+ * (as cli_ok);
  * an interruption by a signal is 128 + the signal, said as "interrupted by
  * SIGINT; test files removed". */
 int cli_finish(sb_status st, const sb_error *err);

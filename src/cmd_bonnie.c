@@ -72,8 +72,8 @@ typedef struct bonnie_args {
 } bonnie_args;
 
 /* A whole number in [0, max]. */
-static sb_status parse_uint(const char *s, const char *what, unsigned long long max,
-                            unsigned long long *out, sb_error *err)
+static SB_MUST_CHECK sb_status parse_uint(const char *s, const char *what, unsigned long long max,
+                                          unsigned long long *out, sb_error *err)
 {
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18 ||
         strtoull(s, NULL, 10) > max)
@@ -85,8 +85,8 @@ static sb_status parse_uint(const char *s, const char *what, unsigned long long 
 
 /* A size: a plain number is in unit_bytes (MiB for -s, bytes for chunks),
  * a number with a suffix is what the suffix says. */
-static sb_status parse_sz(const char *s, const char *what, uint64_t unit_bytes, uint64_t *out,
-                          sb_error *err)
+static SB_MUST_CHECK sb_status parse_sz(const char *s, const char *what, uint64_t unit_bytes,
+                                        uint64_t *out, sb_error *err)
 {
     if (*s && strspn(s, "0123456789") == strlen(s)) {
         unsigned long long v;
@@ -101,8 +101,8 @@ static sb_status parse_sz(const char *s, const char *what, uint64_t unit_bytes, 
  * (256 bytes) and split at ':' into f[0 .. *n), empty fields kept.
  * SB_E_INVALID when arg is too long or has more than max fields ("OPT: 'ARG'
  * is not FORM"). */
-static sb_status split(const char *arg, const char *opt, const char *form, char copy[256], char **f,
-                       size_t max, size_t *n, sb_error *err)
+static SB_MUST_CHECK sb_status split(const char *arg, const char *opt, const char *form,
+                                     char copy[256], char **f, size_t max, size_t *n, sb_error *err)
 {
     if (strlen(arg) >= 256)
         return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is too long", opt, arg);
@@ -121,7 +121,7 @@ static sb_status split(const char *arg, const char *opt, const char *form, char 
     return SB_OK;
 }
 
-static sb_status parse_s(bonnie_args *a, const char *arg, sb_error *err)
+static SB_MUST_CHECK sb_status parse_s(bonnie_args *a, const char *arg, sb_error *err)
 {
     static const char form[] = "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]";
     char copy[256], *f[5];
@@ -146,7 +146,7 @@ static sb_status parse_s(bonnie_args *a, const char *arg, sb_error *err)
     return SB_OK;
 }
 
-static sb_status parse_n(bonnie_args *a, const char *arg, sb_error *err)
+static SB_MUST_CHECK sb_status parse_n(bonnie_args *a, const char *arg, sb_error *err)
 {
     char copy[256], *f[6];
     size_t n;

@@ -51,7 +51,7 @@ typedef struct job_args {
 } job_args;
 
 /* --output-format, fio's option: normal (the tables) or json (fio's). */
-static sb_status job_format(const char *arg, sb_format *out, sb_error *err)
+static SB_MUST_CHECK sb_status job_format(const char *arg, sb_format *out, sb_error *err)
 {
     if (strcmp(arg, "json") == 0)
         *out = SB_FORMAT_FIO_JSON;

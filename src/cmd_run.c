@@ -46,7 +46,7 @@ typedef struct run_args {
 } run_args;
 
 /* --format: text, json or fio-json; csv is the sweep's. */
-static sb_status run_format(const char *arg, sb_format *out, sb_error *err)
+static SB_MUST_CHECK sb_status run_format(const char *arg, sb_format *out, sb_error *err)
 {
     if (strcmp(arg, "fio-json") == 0) {
         *out = SB_FORMAT_FIO_JSON;

@@ -48,7 +48,7 @@ typedef struct verify_args {
 } verify_args;
 
 /* --format: text or json. */
-static sb_status verify_format(const char *arg, sb_format *out, sb_error *err)
+static SB_MUST_CHECK sb_status verify_format(const char *arg, sb_format *out, sb_error *err)
 {
     sb_format f;
     SB_TRY(sb_report_parse_format(arg, &f, err));

@@ -65,7 +65,8 @@ typedef struct zcav_args {
 } zcav_args;
 
 /* A size in MiB ("16") or with a unit ("256k", "1g"). */
-static sb_status parse_mib(const char *s, const char *what, uint64_t *out, sb_error *err)
+static SB_MUST_CHECK sb_status parse_mib(const char *s, const char *what, uint64_t *out,
+                                         sb_error *err)
 {
     if (*s && strspn(s, "0123456789") == strlen(s)) {
         errno = 0;
@@ -78,8 +79,8 @@ static sb_status parse_mib(const char *s, const char *what, uint64_t *out, sb_er
     return sb_parse_size(s, what, out, err);
 }
 
-static sb_status parse_count(const char *s, const char *what, unsigned max, unsigned *out,
-                             sb_error *err)
+static SB_MUST_CHECK sb_status parse_count(const char *s, const char *what, unsigned max,
+                                           unsigned *out, sb_error *err)
 {
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 9 || strtoul(s, NULL, 10) == 0 ||
         strtoul(s, NULL, 10) > max)
@@ -91,8 +92,8 @@ static sb_status parse_count(const char *s, const char *what, unsigned max, unsi
 
 /* "A" or "A:B", each part parsed with parse_mib; the first is optional
  * when first_optional ("[START:]END"). */
-static sb_status parse_pair(const char *arg, const char *what, uint64_t *a, uint64_t *b,
-                            bool *has_b, sb_error *err)
+static SB_MUST_CHECK sb_status parse_pair(const char *arg, const char *what, uint64_t *a,
+                                          uint64_t *b, bool *has_b, sb_error *err)
 {
     const char *colon = strchr(arg, ':');
     *has_b = colon != NULL;

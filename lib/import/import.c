@@ -34,28 +34,39 @@ sb_status sb_import_fail(sb_error *err, const sb_import_src *src, size_t line, c
     return sb_error_set(err, SB_E_INVALID, 0, "%s:%zu: %s", src->name, line, msg);
 }
 
-sb_run *sb_import_new_run(const sb_import_src *src, const char *tool, const char *version,
-                          const char *source, int64_t started_unix)
+sb_status sb_import_nomem(sb_error *err, const sb_import_src *src)
 {
+    char what[512];
+    snprintf(what, sizeof what, "while importing %s", src->name);
+    return sb_error_nomem(err, what);
+}
+
+sb_status sb_import_new_run(const sb_import_src *src, const char *tool, const char *version,
+                            const char *source, int64_t started_unix, sb_run **out, sb_error *err)
+{
+    *out = NULL;
     char *cmd = NULL;
     if (asprintf(&cmd, "import %s", src->name) < 0)
-        return NULL;
+        return sb_import_nomem(err, src);
     sb_run *run = sb_run_new(cmd, started_unix);
     free(cmd);
     if (!run)
-        return NULL;
+        return sb_import_nomem(err, src);
     char *t = strdup(tool), *v = strdup(version);
-    if (!t || !v || sb_kvs_set(&run->labels, "source", source, NULL) != SB_OK) {
+    sb_status st =
+        t && v ? sb_kvs_set(&run->labels, "source", source, err) : sb_import_nomem(err, src);
+    if (st != SB_OK) {
         free(t);
         free(v);
         sb_run_free(run);
-        return NULL;
+        return st;
     }
     free(run->tool);
     free(run->version);
     run->tool = t;
     run->version = v;
-    return run;
+    *out = run;
+    return SB_OK;
 }
 
 /* The first line of s that is not blank, its length in *len. */
@@ -94,8 +105,11 @@ sb_status sb_import_buffer(const char *name, const char *data, size_t len, int64
     if (memchr(data, '\0', len))
         return sb_import_fail(err, &src, 1, "a NUL byte: not a text file");
     char *copy = malloc(len + 1);
-    if (!copy)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while reading %s", name);
+    if (!copy) {
+        char what[512];
+        snprintf(what, sizeof what, "while reading %s", name);
+        return sb_error_nomem(err, what);
+    }
     memcpy(copy, data, len);
     copy[len] = '\0';
     src.data = copy;

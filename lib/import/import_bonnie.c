@@ -85,7 +85,8 @@ static bool too_fast(const char *s)
 }
 
 /* A number field: *has false for an empty or too-fast field. */
-static sb_status num(line_ctx *c, size_t i, const char *what, double *v, bool *has, sb_error *err)
+static SB_MUST_CHECK sb_status num(line_ctx *c, size_t i, const char *what, double *v, bool *has,
+                                   sb_error *err)
 {
     const char *s = c->f[i];
     *has = false;
@@ -101,8 +102,8 @@ static sb_status num(line_ctx *c, size_t i, const char *what, double *v, bool *h
 }
 
 /* A latency field "123us", "45ms", "6s" (bonnie++ picks the unit) in ns. */
-static sb_status latency(line_ctx *c, size_t i, const char *what, double *ns, bool *has,
-                         sb_error *err)
+static SB_MUST_CHECK sb_status latency(line_ctx *c, size_t i, const char *what, double *ns,
+                                       bool *has, sb_error *err)
 {
     const char *s = c->f[i];
     *has = false;
@@ -126,9 +127,9 @@ static sb_status latency(line_ctx *c, size_t i, const char *what, double *ns, bo
 
 /* One test from its rate, CPU and latency fields; none when all three
  * are empty (the test was not run). */
-static sb_status add_test(line_ctx *c, sb_target_res *tr, const char *name, const char *metric,
-                          const char *unit, double scale, size_t rate_i, size_t lat_i,
-                          sb_error *err)
+static SB_MUST_CHECK sb_status add_test(line_ctx *c, sb_target_res *tr, const char *name,
+                                        const char *metric, const char *unit, double scale,
+                                        size_t rate_i, size_t lat_i, sb_error *err)
 {
     double rate, cpu, lat;
     bool has_rate, has_cpu, has_lat;
@@ -151,14 +152,15 @@ static sb_status add_test(line_ctx *c, sb_target_res *tr, const char *name, cons
     return SB_OK;
 }
 
-static sb_status set_info(sb_target_res *tr, const char *key, const char *v, sb_error *err)
+static SB_MUST_CHECK sb_status set_info(sb_target_res *tr, const char *key, const char *v,
+                                        sb_error *err)
 {
     if (*v)
         SB_TRY(sb_kvs_set(&tr->info, key, v, err));
     return SB_OK;
 }
 
-static sb_status parse_line(line_ctx *c, sb_run **run, size_t n_lines, sb_error *err)
+static SB_MUST_CHECK sb_status parse_line(line_ctx *c, sb_run **run, size_t n_lines, sb_error *err)
 {
     /* The layout of this format with this many fields, else the format's
      * first (its field count goes into the message). */
@@ -178,9 +180,8 @@ static sb_status parse_line(line_ctx *c, sb_run **run, size_t n_lines, sb_error 
     if (!*c->f[2])
         return sb_import_fail(err, c->src, c->line, "field 3 (machine name) is empty");
     if (!*run) {
-        *run = sb_import_new_run(c->src, "bonnie++", c->f[1], "bonnie++", c->src->mtime_unix);
-        if (!*run)
-            return sb_error_nomem(err, NULL);
+        SB_TRY(sb_import_new_run(c->src, "bonnie++", c->f[1], "bonnie++", c->src->mtime_unix, run,
+                                 err));
         SB_TRY(sb_kvs_set(&(*run)->host, "hostname", c->f[2], err));
     }
     char path[512];
@@ -233,7 +234,7 @@ sb_status sb_import_bonnie(const sb_import_src *src, sb_run **out, sb_error *err
         char *text = strndup(p, len);
         p += len + (p[len] == '\n');
         if (!text) {
-            st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+            st = sb_error_nomem(err, NULL);
             break;
         }
         text[strcspn(text, "\r")] = '\0';

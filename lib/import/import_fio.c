@@ -42,17 +42,17 @@ static bool number(const json_t *o, const char *key, double *out)
     return isfinite(*out);
 }
 
-/* Adds a measurement when the value is there; false only when out of
- * memory. */
-static bool add(sb_test *t, const char *metric, const char *unit, double v, sb_error *err)
+/* Adds a measurement of value v (no spread, no samples). */
+static SB_MUST_CHECK sb_status add(sb_test *t, const char *metric, const char *unit, double v,
+                                   sb_error *err)
 {
-    return sb_result_add_measurement(t, metric, unit, v, 0, NULL, 0, err) == SB_OK;
+    return sb_result_add_measurement(t, metric, unit, v, 0, NULL, 0, err);
 }
 
 /* The target for a job: its "filename" (several joined by ':' in fio: the
- * whole value), else "directory", else "-"; found or added. */
-static sb_target_res *job_target(sb_run *run, const json_t *opts, const json_t *global,
-                                 sb_error *err)
+ * whole value), else "directory", else "-"; found or added, into *out. */
+static SB_MUST_CHECK sb_status job_target(sb_run *run, const json_t *opts, const json_t *global,
+                                          sb_target_res **out, sb_error *err)
 {
     const char *keys[] = { "filename", "directory" };
     const char *path = NULL;
@@ -66,24 +66,24 @@ static sb_target_res *job_target(sb_run *run, const json_t *opts, const json_t *
     if (!path)
         path = "-";
     for (size_t i = 0; i < run->n_targets; i++)
-        if (strcmp(run->targets[i].path, path) == 0)
-            return &run->targets[i];
-    sb_target_res *t;
-    if (sb_result_add_target(run, path, "file", "", &t, err) != SB_OK)
-        return NULL;
-    return t;
+        if (strcmp(run->targets[i].path, path) == 0) {
+            *out = &run->targets[i];
+            return SB_OK;
+        }
+    return sb_result_add_target(run, path, "file", "", out, err);
 }
 
-static bool copy_options(sb_test *t, const json_t *opts)
+/* The string options of opts as parameters of t. */
+static SB_MUST_CHECK sb_status copy_options(sb_test *t, const json_t *opts, sb_error *err)
 {
     const char *k;
     const json_t *v;
     json_object_foreach((json_t *)opts, k, v)
     {
-        if (json_is_string(v) && sb_kvs_set(&t->params, k, json_string_value(v), NULL) != SB_OK)
-            return false;
+        if (json_is_string(v))
+            SB_TRY(sb_kvs_set(&t->params, k, json_string_value(v), err));
     }
-    return true;
+    return SB_OK;
 }
 
 static const struct {
@@ -97,8 +97,9 @@ static const struct {
 };
 
 /* One direction of one job. */
-static sb_status add_direction(const sb_import_src *src, sb_run *run, const json_t *job,
-                               const json_t *global, size_t job_no, const char *dir, sb_error *err)
+static SB_MUST_CHECK sb_status add_direction(const sb_import_src *src, sb_run *run,
+                                             const json_t *job, const json_t *global, size_t job_no,
+                                             const char *dir, sb_error *err)
 {
     const json_t *d = json_object_get(job, dir);
     const char *jobname = json_string_value(json_object_get(job, "jobname"));
@@ -115,37 +116,35 @@ static sb_status add_direction(const sb_import_src *src, sb_run *run, const json
     if (io_bytes <= 0)
         return SB_OK; /* this direction did not run */
     const json_t *opts = json_object_get(job, "job options");
-    sb_target_res *tr = job_target(run, opts, global, err);
-    if (!tr)
-        return err ? err->status : SB_E_NOMEM;
+    sb_target_res *tr;
+    SB_TRY(job_target(run, opts, global, &tr, err));
     char name[512];
     snprintf(name, sizeof name, "%s %s", jobname, dir);
     sb_test *t;
     SB_TRY(sb_result_add_test(tr, "fio", name, &t, err));
-    if (sb_kvs_set(&t->params, "direction", dir, err) != SB_OK || !copy_options(t, global) ||
-        !copy_options(t, opts))
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory while importing %s", src->name);
-    bool ok = add(t, "throughput", "B/s", bw, err) && add(t, "iops", "1/s", iops, err);
+    SB_TRY(sb_kvs_set(&t->params, "direction", dir, err));
+    SB_TRY(copy_options(t, global, err));
+    SB_TRY(copy_options(t, opts, err));
+    SB_TRY(add(t, "throughput", "B/s", bw, err));
+    SB_TRY(add(t, "iops", "1/s", iops, err));
     const json_t *lat = json_object_get(d, "lat_ns");
     double n = 0, mean;
-    if (ok && number(lat, "N", &n) && n > 0 && number(lat, "mean", &mean))
-        ok = add(t, "lat_mean", "ns", mean, err);
+    if (number(lat, "N", &n) && n > 0 && number(lat, "mean", &mean))
+        SB_TRY(add(t, "lat_mean", "ns", mean, err));
     const json_t *clat = json_object_get(d, "clat_ns");
     const json_t *pct = json_object_get(clat, "percentile");
     double cn = 0;
     if (json_is_object(pct) && number(clat, "N", &cn) && cn > 0)
-        for (size_t i = 0; ok && i < sizeof percentiles / sizeof percentiles[0]; i++) {
+        for (size_t i = 0; i < sizeof percentiles / sizeof percentiles[0]; i++) {
             double v;
             if (number(pct, percentiles[i].key, &v))
-                ok = add(t, percentiles[i].metric, "ns", v, err);
+                SB_TRY(add(t, percentiles[i].metric, "ns", v, err));
         }
     double usr, sys;
-    if (ok && number(job, "usr_cpu", &usr) && number(job, "sys_cpu", &sys))
-        ok = add(t, "cpu", "%", usr + sys, err);
-    ok = ok && add(t, "bytes", "B", io_bytes, err) &&
-         add(t, "elapsed", "s", runtime_ms / 1000.0, err);
-    if (!ok)
-        return err ? err->status : SB_E_NOMEM;
+    if (number(job, "usr_cpu", &usr) && number(job, "sys_cpu", &sys))
+        SB_TRY(add(t, "cpu", "%", usr + sys, err));
+    SB_TRY(add(t, "bytes", "B", io_bytes, err));
+    SB_TRY(add(t, "elapsed", "s", runtime_ms / 1000.0, err));
     double e;
     if (number(job, "error", &e) && e != 0) {
         char why[64];
@@ -183,11 +182,9 @@ sb_status sb_import_fio(const sb_import_src *src, sb_run **out, sb_error *err)
                             "fio JSON without a \"timestamp\"");
         goto out;
     }
-    run = sb_import_new_run(src, "fio", version, "fio", (int64_t)ts);
-    if (!run) {
-        st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory while importing %s", src->name);
+    st = sb_import_new_run(src, "fio", version, "fio", (int64_t)ts, &run, err);
+    if (st != SB_OK)
         goto out;
-    }
     const json_t *global = json_object_get(root, "global options");
     for (size_t i = 0; st == SB_OK && i < json_array_size(jobs); i++) {
         const json_t *job = json_array_get(jobs, i);

@@ -19,18 +19,24 @@ typedef struct sb_import_src {
     int64_t mtime_unix;
 } sb_import_src;
 
-/* Fills err with "NAME:LINE: message" and returns SB_E_INVALID. */
-sb_status sb_import_fail(sb_error *err, const sb_import_src *src, size_t line, const char *fmt, ...)
-    SB_PRINTF(4, 5);
+/* Fills err (if not NULL) with "NAME:LINE: message" and returns
+ * SB_E_INVALID. */
+SB_MUST_CHECK sb_status sb_import_fail(sb_error *err, const sb_import_src *src, size_t line,
+                                       const char *fmt, ...) SB_PRINTF(4, 5);
+
+/* SB_E_NOMEM, "out of memory while importing NAME". */
+SB_MUST_CHECK sb_status sb_import_nomem(sb_error *err, const sb_import_src *src);
 
 /* A new run of tool `tool` (version given) for src, labelled
- * source=<source>, its command "import NAME"; NULL when out of memory. */
-sb_run *sb_import_new_run(const sb_import_src *src, const char *tool, const char *version,
-                          const char *source, int64_t started_unix);
+ * source=<source>, its command "import NAME", into *out (the caller frees
+ * it); SB_E_NOMEM (*out NULL) when out of memory. */
+SB_MUST_CHECK sb_status sb_import_new_run(const sb_import_src *src, const char *tool,
+                                          const char *version, const char *source,
+                                          int64_t started_unix, sb_run **out, sb_error *err);
 
 /* The readers: each returns a new run or fails as sb_import_file says. */
-sb_status sb_import_fio(const sb_import_src *src, sb_run **out, sb_error *err);
-sb_status sb_import_bonnie(const sb_import_src *src, sb_run **out, sb_error *err);
-sb_status sb_import_zcav(const sb_import_src *src, sb_run **out, sb_error *err);
+SB_MUST_CHECK sb_status sb_import_fio(const sb_import_src *src, sb_run **out, sb_error *err);
+SB_MUST_CHECK sb_status sb_import_bonnie(const sb_import_src *src, sb_run **out, sb_error *err);
+SB_MUST_CHECK sb_status sb_import_zcav(const sb_import_src *src, sb_run **out, sb_error *err);
 
 #endif

@@ -169,16 +169,16 @@ static bool merge_passes(const zlog *z, points *out)
     return ok;
 }
 
-static sb_status build(const sb_import_src *src, const zlog *z, sb_run **out, sb_error *err)
+static SB_MUST_CHECK sb_status build(const sb_import_src *src, const zlog *z, sb_run **out,
+                                     sb_error *err)
 {
-    sb_run *run = sb_import_new_run(src, "zcav", "log", "zcav", src->mtime_unix);
+    sb_run *run;
+    SB_TRY(sb_import_new_run(src, "zcav", "log", "zcav", src->mtime_unix, &run, err));
     sb_target_res *tr;
     sb_test *t;
     sb_status st = SB_E_NOMEM;
     points merged = { 0 };
     double *pass_b = NULL, *pass_s = NULL;
-    if (!run)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
     const char *base = strrchr(src->name, '/');
     SB_TRY_GOTO(st,
                 sb_result_add_target(run,
@@ -262,7 +262,7 @@ static sb_status build(const sb_import_src *src, const zlog *z, sb_run **out, sb
     *out = run;
     return SB_OK;
 oom:
-    st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+    st = sb_error_nomem(err, NULL);
 fail:
     points_free(&merged);
     free(pass_b);
@@ -312,13 +312,13 @@ sb_status sb_import_zcav(const sb_import_src *src, sb_run **out, sb_error *err)
                 last_off = -1;
             } else if (sscanf(b, "# Read %lf megs in %lf seconds", &megs, &secs) == 2) {
                 if (!push(&z.reads, megs * 1048576.0, 0, secs))
-                    st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+                    st = sb_error_nomem(err, NULL);
             } else if (sscanf(b, "#loops: %u%n", &loops, &used) == 1 && b[used] == '\0') {
                 z.loops = loops;
             } else if (sscanf(b, "# Finished loop %*u, on device %255s", dev) == 1 && !z.device) {
                 z.device = strdup(dev);
                 if (!z.device)
-                    st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+                    st = sb_error_nomem(err, NULL);
             }
             continue;
         }
@@ -346,11 +346,11 @@ sb_status sb_import_zcav(const sb_import_src *src, sb_run **out, sb_error *err)
         last_off = off;
         z.blocks++;
         if (!cur && !(cur = new_pass(&z))) {
-            st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+            st = sb_error_nomem(err, NULL);
             break;
         }
         if (!push(cur, off * 1073741824.0, rate * 1048576.0, t))
-            st = sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+            st = sb_error_nomem(err, NULL);
     }
     if (st == SB_OK && z.blocks == 0)
         st = sb_import_fail(err, src, line ? line : 1, "a zcav log without a single block");

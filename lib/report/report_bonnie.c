@@ -24,7 +24,7 @@ typedef struct view {
 
 /* The bonnie tests of the run's first target (sb_report_render has made
  * the target asked for the first). */
-static sb_status make_view(const sb_run *run, view *v, sb_error *err)
+static SB_MUST_CHECK sb_status make_view(const sb_run *run, view *v, sb_error *err)
 {
     if (run->n_targets == 0)
         return sb_error_set(err, SB_E_INVALID, 0, "the run has no target for bonnie++'s output");

@@ -137,7 +137,7 @@ static void layout_free(layout *l)
     free(l->rows);
 }
 
-static sb_status build(const sb_compare_run *runs, size_t n, layout *l, sb_error *err)
+static SB_MUST_CHECK sb_status build(const sb_compare_run *runs, size_t n, layout *l, sb_error *err)
 {
     *l = (layout){ 0 };
     size_t total = 0;
@@ -446,7 +446,7 @@ static void render_csv(const layout *l, sb_sink *sink)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
+static SB_MUST_CHECK sb_status render_json(const layout *l, sb_sink *sink, sb_error *err)
 {
     json_t *root = json_object();
     json_t *cols = json_array();

@@ -164,7 +164,8 @@ static char *col_name(const sb_compare_run *r, const sb_target_res *t, bool seve
     return b.data;
 }
 
-static sb_status build_cols(sb_html_page *h, const sb_compare_run *runs, size_t n, sb_error *err)
+static SB_MUST_CHECK sb_status build_cols(sb_html_page *h, const sb_compare_run *runs, size_t n,
+                                          sb_error *err)
 {
     size_t total = 0;
     for (size_t i = 0; i < n; i++)

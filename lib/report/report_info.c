@@ -247,7 +247,7 @@ static void text_group(sb_sink *sink, const char *title, const sb_kvs *kvs)
     }
 }
 
-static sb_status render_text(const sb_info_groups *s, sb_sink *sink, sb_error *err)
+static SB_MUST_CHECK sb_status render_text(const sb_info_groups *s, sb_sink *sink, sb_error *err)
 {
     text_group(sink, "Host", s->host);
     if (s->target->n) {
@@ -337,7 +337,7 @@ static json_t *group(const sb_kvs *kvs)
     return o;
 }
 
-static sb_status render_json(const sb_info_groups *s, sb_sink *sink, sb_error *err)
+static SB_MUST_CHECK sb_status render_json(const sb_info_groups *s, sb_sink *sink, sb_error *err)
 {
     json_t *root = json_object();
     json_object_set_new(root, "tool", json_string("storbench"));

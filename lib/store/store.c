@@ -131,7 +131,7 @@ static int query_ints(sqlite3 *db, const char *sql, int64_t *out, int n)
 }
 
 /* mkdir -p of the directory that holds path. */
-static sb_status make_parent(const char *path, sb_error *err)
+static SB_MUST_CHECK sb_status make_parent(const char *path, sb_error *err)
 {
     char dir[PATH_MAX];
     if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
@@ -154,13 +154,14 @@ static sb_status make_parent(const char *path, sb_error *err)
     }
 }
 
-static sb_status refuse(const sb_store *s, sb_status st, sb_error *err, const char *why)
+static SB_MUST_CHECK sb_status refuse(const sb_store *s, sb_status st, sb_error *err,
+                                      const char *why)
 {
     return sb_error_set(err, st, 0, "'%s' %s", s->path, why);
 }
 
 /* Brings the schema up to SB_STORE_SCHEMA_VERSION. */
-static sb_status migrate(sb_store *s, sb_error *err)
+static SB_MUST_CHECK sb_status migrate(sb_store *s, sb_error *err)
 {
     for (;;) {
         sb_status st = sb_store_exec(s, "BEGIN IMMEDIATE", "cannot upgrade the archive", err);
@@ -197,7 +198,7 @@ rollback:
 
 /* Checks that the open file is an archive this storbench may use, before
  * anything writes to it. */
-static sb_status check_file(sb_store *s, int64_t *version, sb_error *err)
+static SB_MUST_CHECK sb_status check_file(sb_store *s, int64_t *version, sb_error *err)
 {
     /* One statement, so both numbers come from the same snapshot even while
      * another process is creating the tables. */
@@ -224,7 +225,7 @@ static sb_status check_file(sb_store *s, int64_t *version, sb_error *err)
 }
 
 /* Checks the file, turns on foreign keys and WAL, and migrates. */
-static sb_status setup(sb_store *s, sb_error *err)
+static SB_MUST_CHECK sb_status setup(sb_store *s, sb_error *err)
 {
     int64_t version;
     SB_TRY(check_file(s, &version, err));
@@ -265,7 +266,7 @@ sb_status sb_store_open(const char *path, sb_store_mode mode, sb_store **out, sb
     sb_store *s = calloc(1, sizeof *s);
     if (!s || !(s->path = strdup(path))) {
         free(s);
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory opening the archive");
+        return sb_error_nomem(err, "opening the archive");
     }
     sb_status st;
     int flags = SQLITE_OPEN_READWRITE | (mode == SB_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
@@ -379,7 +380,7 @@ sb_status sb_store_list_runs(sb_store *store, const sb_store_filter *filter, sb_
     *out = (sb_run_summaries){ 0 };
     char *sql = list_sql(filter);
     if (!sql)
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory listing the archive");
+        return sb_error_nomem(err, "listing the archive");
     sqlite3_stmt *runs = NULL, *labels = NULL, *targets = NULL;
     int rc = sqlite3_prepare_v2(store->db, sql, -1, &runs, NULL);
     free(sql);

@@ -17,9 +17,10 @@ struct sb_store {
 /* Fills err with "<what> '<path>': <SQLite's message>" and the status that
  * matches SQLite's result code rc (read-only: SB_E_PERM, full: SB_E_NOSPACE,
  * not a database or damaged: SB_E_INVALID, ...). Returns that status. */
-sb_status sb_store_fail(const sb_store *s, int rc, const char *what, sb_error *err);
+SB_MUST_CHECK sb_status sb_store_fail(const sb_store *s, int rc, const char *what, sb_error *err);
 
 /* Runs sql (no results wanted); on failure fills err as sb_store_fail. */
-sb_status sb_store_exec(const sb_store *s, const char *sql, const char *what, sb_error *err);
+SB_MUST_CHECK sb_status sb_store_exec(const sb_store *s, const char *sql, const char *what,
+                                      sb_error *err);
 
 #endif
