@@ -230,7 +230,7 @@ typedef struct size_list {
     size_t n;
 } size_list;
 
-static sb_status list_push(size_list *l, uint64_t v, sb_error *err)
+static SB_MUST_CHECK sb_status list_push(size_list *l, uint64_t v, sb_error *err)
 {
     if (l->n == l->max)
         return sb_error_set(err, SB_E_INVALID, 0, "%s: more than %zu block sizes", l->what, l->max);
@@ -241,8 +241,9 @@ static sb_status list_push(size_list *l, uint64_t v, sb_error *err)
 /* Parses one block size s[0..len) of a list. range is the "LO-HI" item it
  * is one end of (range_len bytes), or NULL for a plain item; messages name
  * the range too so the user can find the culprit in a long list. */
-static sb_status list_size(const size_list *l, const char *s, size_t len, const char *range,
-                           size_t range_len, uint64_t *v, sb_error *err)
+static SB_MUST_CHECK sb_status list_size(const size_list *l, const char *s, size_t len,
+                                         const char *range, size_t range_len, uint64_t *v,
+                                         sb_error *err)
 {
     switch (scan_size(s, len, v)) {
     case SCAN_OK:
@@ -271,7 +272,7 @@ static bool is_pow2(uint64_t v)
 
 /* Parses one list item s[0..len): a size, or LO-HI expanded to powers of
  * two. A leading '-' is not a range separator, so "-1" reads as a bad size. */
-static sb_status list_item(size_list *l, const char *s, size_t len, sb_error *err)
+static SB_MUST_CHECK sb_status list_item(size_list *l, const char *s, size_t len, sb_error *err)
 {
     const char *dash = len > 1 ? memchr(s + 1, '-', len - 1) : NULL;
     uint64_t lo, hi;

@@ -175,11 +175,11 @@ SB_MUST_CHECK sb_status sb_engine_layout(const sb_layout *l, sb_error *err);
  * its probe (which says so with sb_engine_unbuilt). They are never called,
  * as callers probe an engine before they use it; if one were, it would
  * fail with SB_E_UNSUPPORTED ("this I/O engine was not built in"). */
-sb_status sb_engine_unbuilt_init(unsigned depth, sb_engine_ctx **out, sb_error *err);
-sb_status sb_engine_unbuilt_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err);
-sb_status sb_engine_unbuilt_submit(sb_engine_ctx *ctx, sb_error *err);
-sb_status sb_engine_unbuilt_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io **done,
-                                 unsigned *n, sb_error *err);
+SB_MUST_CHECK sb_status sb_engine_unbuilt_init(unsigned depth, sb_engine_ctx **out, sb_error *err);
+SB_MUST_CHECK sb_status sb_engine_unbuilt_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err);
+SB_MUST_CHECK sb_status sb_engine_unbuilt_submit(sb_engine_ctx *ctx, sb_error *err);
+SB_MUST_CHECK sb_status sb_engine_unbuilt_reap(sb_engine_ctx *ctx, unsigned min, unsigned max,
+                                               sb_io **done, unsigned *n, sb_error *err);
 void sb_engine_unbuilt_destroy(sb_engine_ctx *ctx);
 
 /* The engine called name, or NULL. */

@@ -71,7 +71,7 @@ static void uring_destroy(sb_engine_ctx *ctx)
     free(ctx);
 }
 
-static sb_status uring_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
+static SB_MUST_CHECK sb_status uring_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
 {
     *out = NULL;
     if (depth < 1 || depth > URING_MAX_ENTRIES)
@@ -97,7 +97,7 @@ static sb_status uring_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
     return SB_OK;
 }
 
-static sb_status uring_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
+static SB_MUST_CHECK sb_status uring_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
 {
 #if SIZE_MAX > UINT_MAX
     if (io->len > UINT_MAX)
@@ -122,7 +122,7 @@ static sb_status uring_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
 
 /* Offers the queued SQEs to the kernel; see the top of the file for what
  * happens when it takes fewer. */
-static sb_status uring_flush(sb_engine_ctx *ctx, sb_error *err)
+static SB_MUST_CHECK sb_status uring_flush(sb_engine_ctx *ctx, sb_error *err)
 {
     unsigned retries = 0;
     while (ctx->queued > 0) {
@@ -152,13 +152,13 @@ static sb_status uring_flush(sb_engine_ctx *ctx, sb_error *err)
     return SB_OK;
 }
 
-static sb_status uring_submit(sb_engine_ctx *ctx, sb_error *err)
+static SB_MUST_CHECK sb_status uring_submit(sb_engine_ctx *ctx, sb_error *err)
 {
     return ctx->queued > 0 ? uring_flush(ctx, err) : SB_OK;
 }
 
-static sb_status uring_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io **done,
-                            unsigned *n, sb_error *err)
+static SB_MUST_CHECK sb_status uring_reap(sb_engine_ctx *ctx, unsigned min, unsigned max,
+                                          sb_io **done, unsigned *n, sb_error *err)
 {
     *n = 0;
     unsigned outstanding = ctx->queued + ctx->inflight;
@@ -211,7 +211,7 @@ static sb_status uring_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_i
     return SB_OK;
 }
 
-static sb_status uring_probe(sb_error *err)
+static SB_MUST_CHECK sb_status uring_probe(sb_error *err)
 {
     struct io_uring ring;
     int r = io_uring_queue_init(1, &ring, 0);
@@ -233,7 +233,7 @@ static sb_status uring_probe(sb_error *err)
 
 #else /* !SB_HAVE_LIBURING */
 
-static sb_status uring_probe(sb_error *err)
+static SB_MUST_CHECK sb_status uring_probe(sb_error *err)
 {
     return sb_engine_unbuilt("io_uring", "liburing", "liburing-dev", err);
 }

@@ -86,7 +86,7 @@ static void aio_destroy(sb_engine_ctx *ctx)
     free(ctx);
 }
 
-static sb_status aio_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
+static SB_MUST_CHECK sb_status aio_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
 {
     *out = NULL;
     if (depth < 1 || depth > INT32_MAX)
@@ -118,7 +118,7 @@ static sb_status aio_init(unsigned depth, sb_engine_ctx **out, sb_error *err)
     return SB_OK;
 }
 
-static sb_status aio_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
+static SB_MUST_CHECK sb_status aio_queue(sb_engine_ctx *ctx, sb_io *io, sb_error *err)
 {
     if (ctx->nfree == 0)
         return sb_error_set(err, SB_E_INVALID, 0,
@@ -144,7 +144,7 @@ static void pending_drop(sb_engine_ctx *ctx, unsigned n)
 
 /* Gives the pending iocbs to the kernel; see the top of the file for what
  * happens when it takes fewer. */
-static sb_status aio_flush(sb_engine_ctx *ctx, sb_error *err)
+static SB_MUST_CHECK sb_status aio_flush(sb_engine_ctx *ctx, sb_error *err)
 {
     unsigned retries = 0;
     while (ctx->npending > 0) {
@@ -175,13 +175,13 @@ static sb_status aio_flush(sb_engine_ctx *ctx, sb_error *err)
     return SB_OK;
 }
 
-static sb_status aio_submit(sb_engine_ctx *ctx, sb_error *err)
+static SB_MUST_CHECK sb_status aio_submit(sb_engine_ctx *ctx, sb_error *err)
 {
     return ctx->npending > 0 ? aio_flush(ctx, err) : SB_OK;
 }
 
-static sb_status aio_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io **done, unsigned *n,
-                          sb_error *err)
+static SB_MUST_CHECK sb_status aio_reap(sb_engine_ctx *ctx, unsigned min, unsigned max,
+                                        sb_io **done, unsigned *n, sb_error *err)
 {
     *n = 0;
     unsigned outstanding = ctx->nfailed + ctx->npending + ctx->inflight;
@@ -250,7 +250,7 @@ static sb_status aio_reap(sb_engine_ctx *ctx, unsigned min, unsigned max, sb_io 
     return SB_OK;
 }
 
-static sb_status aio_probe(sb_error *err)
+static SB_MUST_CHECK sb_status aio_probe(sb_error *err)
 {
     io_context_t aio = 0;
     int r = io_setup(1, &aio);
@@ -262,7 +262,7 @@ static sb_status aio_probe(sb_error *err)
 
 #else /* !SB_HAVE_LIBAIO */
 
-static sb_status aio_probe(sb_error *err)
+static SB_MUST_CHECK sb_status aio_probe(sb_error *err)
 {
     return sb_engine_unbuilt("libaio", "libaio", "libaio-dev", err);
 }

@@ -23,7 +23,7 @@ sb_status sb_engine_unbuilt(const char *name, const char *lib, const char *pkg, 
                         name, lib, pkg);
 }
 
-static sb_status no_instance(sb_error *err)
+static SB_MUST_CHECK sb_status no_instance(sb_error *err)
 {
     return sb_error_set(err, SB_E_UNSUPPORTED, 0, "this I/O engine was not built in");
 }

@@ -109,8 +109,8 @@ static const char *base_name(const char *path)
 }
 
 /* Sets key from a sysfs file when it is not empty. */
-static sb_status set_file(sb_kvs *kvs, const char *key, const char *dir, const char *name,
-                          sb_error *err)
+static SB_MUST_CHECK sb_status set_file(sb_kvs *kvs, const char *key, const char *dir,
+                                        const char *name, sb_error *err)
 {
     char v[512];
     sysfs_read(dir, name, v, sizeof v);
@@ -175,7 +175,7 @@ static void walk_up(const char *dir, const char *stop, bus_walk *w)
     }
 }
 
-static sb_status usb_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
+static SB_MUST_CHECK sb_status usb_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
 {
     unsigned long long mbps = 0;
     sb_status st = sb_kvs_set(bus, "type", "usb", err);
@@ -207,7 +207,7 @@ static sb_status usb_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
     return st;
 }
 
-static sb_status sata_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
+static SB_MUST_CHECK sb_status sata_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
 {
     sb_status st = sb_kvs_set(bus, "type", "sata", err);
     if (!st)
@@ -237,7 +237,8 @@ static sb_status sata_facts(const bus_walk *w, sb_kvs *bus, sb_error *err)
     return st;
 }
 
-static sb_status pci_facts(const bus_walk *w, const char *type, sb_kvs *bus, sb_error *err)
+static SB_MUST_CHECK sb_status pci_facts(const bus_walk *w, const char *type, sb_kvs *bus,
+                                         sb_error *err)
 {
     sb_status st = sb_kvs_set(bus, "type", type, err);
     if (!st)
@@ -258,7 +259,8 @@ static sb_status pci_facts(const bus_walk *w, const char *type, sb_kvs *bus, sb_
     return st;
 }
 
-static sb_status mmc_facts(const char *root, const bus_walk *w, sb_kvs *bus, sb_error *err)
+static SB_MUST_CHECK sb_status mmc_facts(const char *root, const bus_walk *w, sb_kvs *bus,
+                                         sb_error *err)
 {
     const char *card = w->mmc_card;
     char type[32];
@@ -302,8 +304,8 @@ static sb_status mmc_facts(const char *root, const bus_walk *w, sb_kvs *bus, sb_
 
 /* The bus facts of a whole disk whose sysfs directory is disk; sys_devices
  * is <root>/sys/devices, resolved. */
-static sb_status bus_facts(const char *root, const char *disk, const char *sys_devices, sb_kvs *bus,
-                           sb_error *err)
+static SB_MUST_CHECK sb_status bus_facts(const char *root, const char *disk,
+                                         const char *sys_devices, sb_kvs *bus, sb_error *err)
 {
     char link[PATH_LEN + 16], hw[PATH_LEN];
     snprintf(link, sizeof link, "%s/device", disk);
@@ -337,8 +339,8 @@ static sb_status bus_facts(const char *root, const char *disk, const char *sys_d
 
 /* ---- the disk and the partition ---------------------------------------- */
 
-static sb_status disk_facts(const char *disk, sb_kvs *device, unsigned long long *erase_bytes,
-                            sb_error *err)
+static SB_MUST_CHECK sb_status disk_facts(const char *disk, sb_kvs *device,
+                                          unsigned long long *erase_bytes, sb_error *err)
 {
     char dev[PATH_LEN + 16], v[512];
     snprintf(dev, sizeof dev, "%s/device", disk);
@@ -408,8 +410,8 @@ static sb_status disk_facts(const char *disk, sb_kvs *device, unsigned long long
     return st;
 }
 
-static sb_status partition_facts(const char *part, unsigned long long erase_bytes, sb_kvs *target,
-                                 sb_error *err)
+static SB_MUST_CHECK sb_status partition_facts(const char *part, unsigned long long erase_bytes,
+                                               sb_kvs *target, sb_error *err)
 {
     sb_status st = sb_kvs_set(target, "partition", base_name(part), err);
     unsigned long long start, size, number;
@@ -497,7 +499,7 @@ static bool devno_of_source(const char *root, const char *source, unsigned *maj,
     return devno_of_name(root, base_name(source), maj, min);
 }
 
-static sb_status mount_facts(const sb_probe_mount *m, sb_kvs *target, sb_error *err)
+static SB_MUST_CHECK sb_status mount_facts(const sb_probe_mount *m, sb_kvs *target, sb_error *err)
 {
     sb_status st = sb_kvs_set(target, "fs_type", m->fstype, err);
     if (!st)
@@ -511,8 +513,8 @@ static sb_status mount_facts(const sb_probe_mount *m, sb_kvs *target, sb_error *
 
 /* Where target lives: its kind and device number; has_dev false for a
  * filesystem without a block device (tmpfs, overlay, a network share). */
-static sb_status resolve(const char *root, const char *target, sb_kvs *tk, unsigned *maj,
-                         unsigned *min, bool *has_dev, sb_error *err)
+static SB_MUST_CHECK sb_status resolve(const char *root, const char *target, sb_kvs *tk,
+                                       unsigned *maj, unsigned *min, bool *has_dev, sb_error *err)
 {
     bool real = !root || !root[0];
     sb_probe_mount *m = calloc(1, sizeof *m);

@@ -169,7 +169,7 @@ static void os_release(const char *root, char *out, size_t len)
 }
 
 /* temp_c.<type> for each thermal zone, in zone order. */
-static sb_status thermal_zones(const char *root, sb_kvs *kvs, sb_error *err)
+static SB_MUST_CHECK sb_status thermal_zones(const char *root, sb_kvs *kvs, sb_error *err)
 {
     for (unsigned z = 0; z < 64; z++) {
         char path[256], type[128], temp[64];

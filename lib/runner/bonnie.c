@@ -170,7 +170,8 @@ sb_status sb_bonnie_op_done(sb_bonnie_ctx *b, sb_hist *hist, uint64_t *units, ui
 
 /* ---- running one test on every copy, and recording it ------------------ */
 
-static sb_status set_params(sb_bonnie_ctx *b, unsigned test, sb_test *t, sb_error *err)
+static SB_MUST_CHECK sb_status set_params(sb_bonnie_ctx *b, unsigned test, sb_test *t,
+                                          sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     sb_kvs *p = &t->params;
@@ -226,8 +227,9 @@ static void copy_main(void *item)
 /* What the copies did in test, as its result in tres: the first failure
  * (an interruption before any other) marks it incomplete and is returned
  * in err. */
-static sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t elapsed_ns, const sb_cpu_ns *cpu0,
-                        const sb_cpu_ns *cpu1, sb_target_res *tres, sb_error *err)
+static SB_MUST_CHECK sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t elapsed_ns,
+                                      const sb_cpu_ns *cpu0, const sb_cpu_ns *cpu1,
+                                      sb_target_res *tres, sb_error *err)
 {
     const sb_bonnie_copy *failed = NULL;
     uint64_t units = 0;
@@ -267,8 +269,8 @@ static sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t elapsed_ns, co
 }
 
 /* Runs test on every copy at once and appends its result to tres. */
-static sb_status run_test(sb_bonnie_ctx *b, unsigned test, const sb_bonnie_test *fn,
-                          sb_target_res *tres, sb_error *err)
+static SB_MUST_CHECK sb_status run_test(sb_bonnie_ctx *b, unsigned test, const sb_bonnie_test *fn,
+                                        sb_target_res *tres, sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     bool io = test <= SB_BONNIE_SEEKS;
@@ -307,7 +309,7 @@ static sb_status run_test(sb_bonnie_ctx *b, unsigned test, const sb_bonnie_test 
 /* ---- setting up and tearing down --------------------------------------- */
 
 /* The test file of every copy, and whether the seeks can use O_DIRECT. */
-static sb_status open_files(sb_bonnie_ctx *b, sb_error *err)
+static SB_MUST_CHECK sb_status open_files(sb_bonnie_ctx *b, sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     char a[32], f[32];
@@ -345,7 +347,7 @@ static sb_status open_files(sb_bonnie_ctx *b, sb_error *err)
     return SB_OK;
 }
 
-static sb_status prepare(sb_bonnie_ctx *b, sb_error *err)
+static SB_MUST_CHECK sb_status prepare(sb_bonnie_ctx *b, sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     size_t buf_bytes =

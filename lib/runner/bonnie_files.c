@@ -39,7 +39,8 @@ static unsigned dir_of(const sb_bonnie_ctx *b, uint32_t i)
     return (unsigned)((uint64_t)i * b->c->num_dirs / n_files(b));
 }
 
-static sb_status op_done(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t t0_ns, sb_error *err)
+static SB_MUST_CHECK sb_status op_done(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t t0_ns,
+                                       sb_error *err)
 {
     return sb_bonnie_op_done(b, cp->hist, &cp->units, t0_ns, 1, err);
 }
@@ -64,7 +65,8 @@ sb_status sb_bonnie_files_setup(sb_bonnie_ctx *b, sb_error *err)
  * and 0..12 random characters, the digits first for the sequential tests
  * and last for the random ones (which spreads them over the directory's
  * order). */
-static sb_status before_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool random, sb_error *err)
+static SB_MUST_CHECK sb_status before_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool random,
+                                             sb_error *err)
 {
     static const char chars[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ";
     SB_TRY(sb_dirtree_make_dirs(b->tree, cp->index, err));
@@ -83,18 +85,20 @@ static sb_status before_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool random
     return SB_OK;
 }
 
-static sb_status before_seq_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status before_seq_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp,
+                                                 sb_error *err)
 {
     return before_create(b, cp, false, err);
 }
 
-static sb_status before_ran_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status before_ran_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp,
+                                                 sb_error *err)
 {
     return before_create(b, cp, true, err);
 }
 
 /* The random tests visit the files in a new random order each. */
-static sb_status shuffle(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status shuffle(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     (void)err;
     for (uint32_t i = n_files(b); i > 1; i--) {
@@ -106,7 +110,7 @@ static sb_status shuffle(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
     return SB_OK;
 }
 
-static sb_status create_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status create_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     uint64_t range = c->file_max_bytes - c->file_min_bytes;
@@ -123,8 +127,8 @@ static sb_status create_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *er
 }
 
 /* What a read or delete test does to one file. */
-static sb_status visit(sb_bonnie_ctx *b, sb_bonnie_copy *cp, unsigned dir, const char *name,
-                       bool del, sb_error *err)
+static SB_MUST_CHECK sb_status visit(sb_bonnie_ctx *b, sb_bonnie_copy *cp, unsigned dir,
+                                     const char *name, bool del, sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     if (del)
@@ -134,7 +138,8 @@ static sb_status visit(sb_bonnie_ctx *b, sb_bonnie_copy *cp, unsigned dir, const
 
 /* The end of a read or delete test: a delete's syncfs and the directories'
  * removal inside its time. */
-static sb_status visited(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del, sb_error *err)
+static SB_MUST_CHECK sb_status visited(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del,
+                                       sb_error *err)
 {
     if (!del)
         return SB_OK;
@@ -144,7 +149,8 @@ static sb_status visited(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del, sb_erro
 
 /* Sequential read and delete go through each directory in its own order
  * (readdir), as bonnie++; both check that every file is there. */
-static sb_status walk_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del, sb_error *err)
+static SB_MUST_CHECK sb_status walk_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del,
+                                          sb_error *err)
 {
     uint64_t seen = 0;
     for (unsigned dn = 0; dn < b->c->num_dirs; dn++) {
@@ -167,7 +173,8 @@ static sb_status walk_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del, sb_e
     return visited(b, cp, del, err);
 }
 
-static sb_status random_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del, sb_error *err)
+static SB_MUST_CHECK sb_status random_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del,
+                                            sb_error *err)
 {
     for (uint32_t k = 0; k < n_files(b); k++) {
         uint32_t i = cp->order[k];
@@ -178,22 +185,22 @@ static sb_status random_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del, sb
     return visited(b, cp, del, err);
 }
 
-static sb_status t_seq_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_seq_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     return walk_files(b, cp, false, err);
 }
 
-static sb_status t_seq_delete(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_seq_delete(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     return walk_files(b, cp, true, err);
 }
 
-static sb_status t_ran_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_ran_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     return random_files(b, cp, false, err);
 }
 
-static sb_status t_ran_delete(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_ran_delete(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     return random_files(b, cp, true, err);
 }

@@ -17,18 +17,19 @@
 #include "storbench/clock.h"
 
 /* fsync inside the timed part, as bonnie++'s Close(). */
-static sb_status flush(const sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status flush(const sb_bonnie_copy *cp, sb_error *err)
 {
     return sb_engine_flush(&cp->io, SB_FLUSH_FILE, -1, err);
 }
 
-static sb_status op_done(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t t0_ns, sb_error *err)
+static SB_MUST_CHECK sb_status op_done(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t t0_ns,
+                                       sb_error *err)
 {
     return sb_bonnie_op_done(b, cp->hist, &cp->units, t0_ns, b->c->chunk_bytes, err);
 }
 
 /* The file emptied and its position at 0: what putc and write start from. */
-static sb_status start_empty(sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status start_empty(sb_bonnie_copy *cp, sb_error *err)
 {
     SB_TRY(sb_testfile_truncate(cp->tf, 0, err));
     return sb_engine_seek(&cp->io, 0, err);
@@ -40,8 +41,8 @@ typedef sb_status (*chunk_step)(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k
 
 /* A pass over the first `bytes` of the file, chunk after chunk, each timed
  * around step: putc, getc, rewrite and read. */
-static sb_status each_chunk(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t bytes, chunk_step step,
-                            sb_error *err)
+static SB_MUST_CHECK sb_status each_chunk(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t bytes,
+                                          chunk_step step, sb_error *err)
 {
     for (uint64_t k = 0; k < bytes / b->c->chunk_bytes; k++) {
         uint64_t t0 = sb_clock_ns();
@@ -53,7 +54,8 @@ static sb_status each_chunk(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t bytes
 
 /* bonnie++'s per-char tests: one 1-byte write() (putc, bonnie++ 2.00a's
  * write_block_byte) or read() (getc) per byte of the chunk. */
-static sb_status chars(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, bool write, sb_error *err)
+static SB_MUST_CHECK sb_status chars(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, bool write,
+                                     sb_error *err)
 {
     uint64_t len = b->c->chunk_bytes;
     for (uint64_t i = 0; i < len; i++) {
@@ -66,31 +68,34 @@ static sb_status chars(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, bool wr
     return SB_OK;
 }
 
-static sb_status putc_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, sb_error *err)
+static SB_MUST_CHECK sb_status putc_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k,
+                                         sb_error *err)
 {
     return chars(b, cp, k, true, err);
 }
 
-static sb_status getc_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, sb_error *err)
+static SB_MUST_CHECK sb_status getc_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k,
+                                         sb_error *err)
 {
     return chars(b, cp, k, false, err);
 }
 
-static sb_status t_putc(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_putc(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     SB_TRY(start_empty(cp, err));
     SB_TRY(each_chunk(b, cp, b->c->char_bytes, putc_step, err));
     return flush(cp, err);
 }
 
-static sb_status t_getc(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_getc(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     SB_TRY(sb_engine_seek(&cp->io, 0, err));
     return each_chunk(b, cp, b->c->char_bytes, getc_step, err);
 }
 
 /* Chunk k read, or written (fsync after it with -b), with cp->buf. */
-static sb_status block(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, bool write, sb_error *err)
+static SB_MUST_CHECK sb_status block(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, bool write,
+                                     sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     int64_t off = (int64_t)(k * c->chunk_bytes);
@@ -100,7 +105,7 @@ static sb_status block(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, bool wr
 
 /* bonnie++'s block output: each chunk differs from the one before in a
  * byte, changed before the chunk's time starts. */
-static sb_status t_write(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_write(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     uint64_t len = b->c->chunk_bytes;
     SB_TRY(start_empty(cp, err));
@@ -116,7 +121,8 @@ static sb_status t_write(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 
 /* bonnie++'s rewrite: the chunk read, one byte changed, the position put
  * back to the chunk's start (lseek), the chunk written. */
-static sb_status rewrite_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, sb_error *err)
+static SB_MUST_CHECK sb_status rewrite_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k,
+                                            sb_error *err)
 {
     uint64_t len = b->c->chunk_bytes;
     SB_TRY(block(b, cp, k, false, err));
@@ -125,19 +131,20 @@ static sb_status rewrite_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, 
     return block(b, cp, k, true, err);
 }
 
-static sb_status read_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k, sb_error *err)
+static SB_MUST_CHECK sb_status read_step(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k,
+                                         sb_error *err)
 {
     return block(b, cp, k, false, err);
 }
 
-static sb_status t_rewrite(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_rewrite(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     SB_TRY(sb_engine_seek(&cp->io, 0, err));
     SB_TRY(each_chunk(b, cp, b->c->file_bytes, rewrite_step, err));
     return flush(cp, err);
 }
 
-static sb_status t_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     SB_TRY(sb_engine_seek(&cp->io, 0, err));
     return each_chunk(b, cp, b->c->file_bytes, read_step, err);
@@ -145,7 +152,7 @@ static sb_status t_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 
 /* Reads start cold: what was written is flushed and its cached pages
  * dropped, outside the time. */
-static sb_status drop_cache(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status drop_cache(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     (void)b;
     return sb_cache_drop_file(cp->io.fd, 0, 0, err);
@@ -154,7 +161,7 @@ static sb_status drop_cache(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 /* ---- seeks: `seekers` threads per copy share its tickets ---------------- */
 
 /* Seeks read with O_DIRECT; where they cannot, they start cold too. */
-static sb_status before_seeks(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status before_seeks(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     return b->direct ? SB_OK : drop_cache(b, cp, err);
 }
@@ -181,7 +188,7 @@ typedef struct seeker {
 
 /* One seek: the chunk read and, for a ticket marked so, one byte changed
  * and written back (fsync after it with -b). */
-static sb_status seek_one(seeker *s, uint32_t ticket, sb_error *err)
+static SB_MUST_CHECK sb_status seek_one(seeker *s, uint32_t ticket, sb_error *err)
 {
     const sb_bonnie_config *c = s->run->b->c;
     uint64_t off = (uint64_t)(ticket & ~TICKET_UPDATE) * c->chunk_bytes;
@@ -218,7 +225,7 @@ static void stop_tickets(void *ctx)
     atomic_store(&r->next, r->seeks);
 }
 
-static sb_status t_seeks(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+static SB_MUST_CHECK sb_status t_seeks(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     sb_io_file io = {

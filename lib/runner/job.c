@@ -197,7 +197,7 @@ static void *worker_thread(void *arg)
 /* The cnt workers of the current group, each in a thread of its own, all
  * started at once (if one thread cannot be created, the others leave
  * without I/O); this thread reports progress until they are done. */
-static sb_status run_threads(sb_jshared *sh, size_t cnt, sb_error *err)
+static SB_MUST_CHECK sb_status run_threads(sb_jshared *sh, size_t cnt, sb_error *err)
 {
     sh->go = 0;
     sh->n_done = 0;
@@ -261,7 +261,7 @@ static void invalidate_files(sb_jshared *sh)
 
 /* Runs the workers of stonewall group `barrier`; returns after they have
  * all finished. Setup failures stop the group before any I/O. */
-static sb_status run_group(sb_jshared *sh, unsigned barrier, sb_error *err)
+static SB_MUST_CHECK sb_status run_group(sb_jshared *sh, unsigned barrier, sb_error *err)
 {
     const sb_job_config *c = sh->c;
     sh->barrier = barrier;

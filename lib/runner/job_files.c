@@ -26,7 +26,8 @@ static void free_paths(char **v, unsigned n)
 /* The paths of a job's files for clone k: filename= split at ':' (fio's
  * separator), each under directory= unless absolute; else fio's generated
  * names "NAME.K.F" in directory= (default "."). */
-static sb_status job_paths(const sb_job *j, unsigned k, char ***out, unsigned *n, sb_error *err)
+static SB_MUST_CHECK sb_status job_paths(const sb_job *j, unsigned k, char ***out, unsigned *n,
+                                         sb_error *err)
 {
     *out = NULL;
     *n = 0;
@@ -75,8 +76,8 @@ nomem:
 
 /* The size of what exists at path: *exists false when nothing does. A
  * directory or anything but a file or a block device is refused. */
-static sb_status existing_size(const sb_job *j, const char *path, uint64_t *size, bool *exists,
-                               sb_error *err)
+static SB_MUST_CHECK sb_status existing_size(const sb_job *j, const char *path, uint64_t *size,
+                                             bool *exists, sb_error *err)
 {
     sb_target_kind kind;
     *exists = false;
@@ -96,8 +97,8 @@ static sb_status existing_size(const sb_job *j, const char *path, uint64_t *size
 
 /* The bytes each of a job's files holds for it (fio's filesize, else
  * size / nrfiles, else the existing file's size less offset). */
-static sb_status job_file_bytes(const sb_job *j, char **paths, unsigned n, uint64_t *out,
-                                sb_error *err)
+static SB_MUST_CHECK sb_status job_file_bytes(const sb_job *j, char **paths, unsigned n,
+                                              uint64_t *out, sb_error *err)
 {
     if (j->filesize_bytes) {
         *out = j->filesize_bytes;
@@ -132,8 +133,8 @@ static sb_status job_file_bytes(const sb_job *j, char **paths, unsigned n, uint6
 
 /* The file at path in sh's table (added when new), used by job j up to
  * need bytes; *idx its index. */
-static sb_status add_file(sb_jshared *sh, const char *path, const sb_job *j, uint64_t need,
-                          size_t *idx, sb_error *err)
+static SB_MUST_CHECK sb_status add_file(sb_jshared *sh, const char *path, const sb_job *j,
+                                        uint64_t need, size_t *idx, sb_error *err)
 {
     sb_jfile *f = NULL;
     for (size_t i = 0; i < sh->n_files && !f; i++)
@@ -160,7 +161,7 @@ static sb_status add_file(sb_jshared *sh, const char *path, const sb_job *j, uin
 }
 
 /* One worker's files and region: its paths, their size, the table. */
-static sb_status resolve_worker(sb_jshared *sh, sb_jworker *w, sb_error *err)
+static SB_MUST_CHECK sb_status resolve_worker(sb_jshared *sh, sb_jworker *w, sb_error *err)
 {
     const sb_job *j = w->job;
     char **paths;

@@ -29,8 +29,8 @@ static bool group_reports(const sb_joblist *jobs, unsigned group_id)
     return false;
 }
 
-static sb_status make_entries(const sb_joblist *jobs, sb_jworker *ws, size_t n, entry **out,
-                              size_t *n_out, sb_error *err)
+static SB_MUST_CHECK sb_status make_entries(const sb_joblist *jobs, sb_jworker *ws, size_t n,
+                                            entry **out, size_t *n_out, sb_error *err)
 {
     entry *es = calloc(n ? n : 1, sizeof *es);
     if (!es)
@@ -70,7 +70,7 @@ typedef struct merged {
     uint64_t usr_ns, sys_ns;
 } merged;
 
-static sb_status merge_entry(const entry *e, int d, merged *m, sb_error *err)
+static SB_MUST_CHECK sb_status merge_entry(const entry *e, int d, merged *m, sb_error *err)
 {
     memset(m, 0, sizeof *m);
     sb_hist_init(&m->lat);
@@ -126,8 +126,8 @@ static void set_param(void *ctx, const char *name, const char *value)
 }
 
 /* The target of an entry's results, added to run the first time. */
-static sb_status entry_target(sb_run *run, const sb_jshared *sh, const sb_jworker *w,
-                              sb_target_res **out, sb_error *err)
+static SB_MUST_CHECK sb_status entry_target(sb_run *run, const sb_jshared *sh, const sb_jworker *w,
+                                            sb_target_res **out, sb_error *err)
 {
     /* A file storbench created stands for its directory (the suite's and
      * fio's generated files); a file or device the user named is itself. */
@@ -147,7 +147,8 @@ static sb_status entry_target(sb_run *run, const sb_jshared *sh, const sb_jworke
 /* The parameters of the test of entry e (number idx) in direction d: the
  * job's options that differ from fio's defaults, then what every job test
  * has. */
-static sb_status entry_params(sb_test *t, const entry *e, int d, unsigned idx, sb_error *err)
+static SB_MUST_CHECK sb_status entry_params(sb_test *t, const entry *e, int d, unsigned idx,
+                                            sb_error *err)
 {
     const sb_jworker *w0 = e->ws[0];
     const sb_job *j = w0->job;
@@ -174,7 +175,7 @@ static double per_second(double x, double secs)
 }
 
 /* The measurements of a merged direction m (job.h lists them). */
-static sb_status entry_measurements(sb_test *t, const merged *m, sb_error *err)
+static SB_MUST_CHECK sb_status entry_measurements(sb_test *t, const merged *m, sb_error *err)
 {
     double secs = (double)m->runtime_ns / 1e9;
     double mean = sb_hist_mean(&m->lat);
@@ -211,8 +212,9 @@ static sb_status entry_measurements(sb_test *t, const merged *m, sb_error *err)
         t, "sys_cpu", "%", per_second(100.0 * (double)m->sys_ns / 1e9, secs), 0, NULL, 0, err);
 }
 
-static sb_status entry_results(const sb_job_config *c, sb_run *run, const sb_jshared *sh,
-                               const entry *e, unsigned idx, sb_error *err)
+static SB_MUST_CHECK sb_status entry_results(const sb_job_config *c, sb_run *run,
+                                             const sb_jshared *sh, const entry *e, unsigned idx,
+                                             sb_error *err)
 {
     const sb_job *j = e->ws[0]->job;
     sb_target_res *tr;

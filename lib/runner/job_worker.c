@@ -193,7 +193,7 @@ static bool wants_sync(const sb_jworker *w)
 }
 
 /* fsync=N or fdatasync=N when due, end_fsync when end is set; for file fi. */
-static sb_status sync_point(sb_jworker *w, unsigned fi, bool end)
+static SB_MUST_CHECK sb_status sync_point(sb_jworker *w, unsigned fi, bool end)
 {
     const sb_job *j = w->job;
     sb_flush how;
@@ -210,7 +210,7 @@ static sb_status sync_point(sb_jworker *w, unsigned fi, bool end)
 
 /* ---- the loops ------------------------------------------------------------ */
 
-static sb_status sync_loop(sb_jworker *w)
+static SB_MUST_CHECK sb_status sync_loop(sb_jworker *w)
 {
     const sb_engine_ops *e = w->eng;
     const sb_job *j = w->job;
@@ -252,7 +252,7 @@ static sb_status sync_loop(sb_jworker *w)
     }
 }
 
-static sb_status async_loop(sb_jworker *w)
+static SB_MUST_CHECK sb_status async_loop(sb_jworker *w)
 {
     const sb_engine_ops *e = w->eng;
     const sb_job *j = w->job;
@@ -359,7 +359,7 @@ void sb_job_worker_run(sb_jworker *w)
 /* ---- setting up and freeing ------------------------------------------------ */
 
 /* The worker's own descriptor of each of its files. */
-static sb_status open_descriptors(sb_jworker *w, sb_error *err)
+static SB_MUST_CHECK sb_status open_descriptors(sb_jworker *w, sb_error *err)
 {
     const sb_job *j = w->job;
     w->io = calloc(w->n_files, sizeof *w->io);

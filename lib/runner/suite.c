@@ -21,7 +21,7 @@ void sb_suite_config_init(sb_suite_config *c)
 
 /* SB_OK when the engine called name exists and works here; why not in
  * err. */
-static sb_status engine_check(const char *name, sb_error *err)
+static SB_MUST_CHECK sb_status engine_check(const char *name, sb_error *err)
 {
     const sb_engine_ops *e = sb_engine_find(name);
     if (!e)
@@ -33,7 +33,8 @@ static sb_status engine_check(const char *name, sb_error *err)
  * not work here), else the first of the profile's two that works; *out is
  * NULL when neither does. The standard suite prefers io_uring, the pi
  * profile libaio (what Storage.sh's fio uses). */
-static sb_status pick_engine(const sb_suite_config *c, const char **out, sb_error *err)
+static SB_MUST_CHECK sb_status pick_engine(const sb_suite_config *c, const char **out,
+                                           sb_error *err)
 {
     *out = NULL;
     if (c->engine) {

@@ -102,7 +102,7 @@ static bool stop_requested(const sweep *s)
 
 /* Leaves the device idle for the configured pause, in short sleeps so that a
  * stop request is seen within ~50 ms. */
-static sb_status pause_before_point(const sweep *s, sb_error *err)
+static SB_MUST_CHECK sb_status pause_before_point(const sweep *s, sb_error *err)
 {
     uint64_t end = sb_clock_ns() + s->c->pause_ns;
     for (;;) {
@@ -185,7 +185,7 @@ static void layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
 
 /* Extends the test file to `bytes` with large writes, untimed, so that read
  * points and in-place writes find real, allocated data. */
-static sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, sb_error *err)
+static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, sb_error *err)
 {
     uint64_t have = sb_testfile_size(tf) / LAYOUT_BS * LAYOUT_BS;
     if (have >= bytes)
@@ -206,7 +206,7 @@ static sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, sb_error *er
 }
 
 /* Starts the file again at offset 0. */
-static sb_status wrap(point *p, sb_error *err)
+static SB_MUST_CHECK sb_status wrap(point *p, sb_error *err)
 {
     p->pos = 0;
     SB_TRY(sb_engine_seek(&p->io, 0, err));
@@ -224,7 +224,7 @@ static sb_status wrap(point *p, sb_error *err)
  * blocks up to the next wrap run in a tight inner loop over locals, one
  * engine call each; a short or failed transfer leaves it for
  * sb_engine_xfer, which completes the block or reports the error. */
-static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *err)
+static SB_MUST_CHECK sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *err)
 {
     const int fd = p->fd;
     const uint64_t bs = p->bs;
@@ -262,7 +262,7 @@ static sb_status run_calls(const sweep *s, point *p, uint64_t calls, sb_error *e
 
 /* Adaptive mode: samples until stable, max time or the byte cap. A write
  * sample ends when fdatasync has made its data durable. */
-static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
+static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 {
     const sb_sweep_config *c = s->c;
     uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, c->sample_ns, c->sample_ns, p->bs);
@@ -300,7 +300,7 @@ static sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 /* Fixed mode: exactly fixed_bytes / bs blocks from offset 0, timed as one
  * piece (the final fdatasync included for writes). The clock is also read
  * every ~100 ms for progress and, for reads, for interval samples. */
-static sb_status run_fixed(sweep *s, point *p, sb_error *err)
+static SB_MUST_CHECK sb_status run_fixed(sweep *s, point *p, sb_error *err)
 {
     uint64_t total = s->c->fixed_bytes / p->bs;
     uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, s->c->sample_ns, s->c->sample_ns, p->bs);
@@ -329,7 +329,8 @@ static sb_status run_fixed(sweep *s, point *p, sb_error *err)
 }
 
 /* Chooses how a read point reaches the device and makes the data cold. */
-static sb_status prepare_read(const sweep *s, point *p, const char **io_path, sb_error *err)
+static SB_MUST_CHECK sb_status prepare_read(const sweep *s, point *p, const char **io_path,
+                                            sb_error *err)
 {
     int bfd = sb_testfile_fd(p->tf);
     /* Nothing of the file may be cached when the clock starts, whichever
@@ -354,9 +355,9 @@ static sb_status prepare_read(const sweep *s, point *p, const char **io_path, sb
 }
 
 /* Writes the point's results into its test (also for an incomplete point). */
-static sb_status record(const sweep *s, sb_test *test, const point *p, const char *io_path,
-                        uint64_t wall_ns, const sb_cpu_ns *cpu0, const sb_cpu_ns *cpu1,
-                        sb_error *err)
+static SB_MUST_CHECK sb_status record(const sweep *s, sb_test *test, const point *p,
+                                      const char *io_path, uint64_t wall_ns, const sb_cpu_ns *cpu0,
+                                      const sb_cpu_ns *cpu1, sb_error *err)
 {
     sb_estimate est;
     sb_samples_estimate(&p->samples, &s->rule, &est);
@@ -416,8 +417,9 @@ static sb_status record(const sweep *s, sb_test *test, const point *p, const cha
 
 /* One point: prepares, measures, records. A measurement error is returned
  * after the test has been recorded as incomplete. */
-static sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf, uint64_t file_bytes,
-                           bool is_write, uint64_t bs, sb_error *err)
+static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf,
+                                         uint64_t file_bytes, bool is_write, uint64_t bs,
+                                         sb_error *err)
 {
     char label[32], name[64];
     snprintf(name, sizeof name, "%s %s", is_write ? "write" : "read",
@@ -481,7 +483,8 @@ static sb_status run_point(sweep *s, sb_target_res *tres, sb_testfile *tf, uint6
 /* The file size for a target: the configured size, cut to the device or to
  * what fits in free space (adaptive mode only; fixed mode must not change
  * the amount it measures). */
-static sb_status plan_file(const sweep *s, const sb_target *t, uint64_t *bytes, sb_error *err)
+static SB_MUST_CHECK sb_status plan_file(const sweep *s, const sb_target *t, uint64_t *bytes,
+                                         sb_error *err)
 {
     const sb_sweep_config *c = s->c;
     uint64_t want = c->fixed_bytes ? c->fixed_bytes : c->file_bytes;
@@ -524,7 +527,7 @@ static sb_status plan_file(const sweep *s, const sb_target *t, uint64_t *bytes, 
  * condition that had not occurred when the sweep began, records after which
  * point it was first seen (once). Reading one sysfs file between points
  * costs nothing the measurements see. */
-static sb_status watch_throttle(sweep *s, const sb_target_res *tres, sb_error *err)
+static SB_MUST_CHECK sb_status watch_throttle(sweep *s, const sb_target_res *tres, sb_error *err)
 {
     unsigned now;
     if (!s->watch_throttle || sb_kvs_get(&s->run->host, SB_THROTTLING_BEGAN) ||
@@ -537,7 +540,7 @@ static sb_status watch_throttle(sweep *s, const sb_target_res *tres, sb_error *e
 }
 
 /* Adds the thermal probe to the run's host list, each key behind prefix. */
-static sb_status record_thermal(sb_run *run, const char *prefix, sb_error *err)
+static SB_MUST_CHECK sb_status record_thermal(sb_run *run, const char *prefix, sb_error *err)
 {
     sb_kvs kvs = { 0 };
     sb_status st = sb_probe_thermal(NULL, &kvs, err);
@@ -549,7 +552,8 @@ static sb_status record_thermal(sb_run *run, const char *prefix, sb_error *err)
 
 /* All points of one target. Returns the first error; the test file is
  * removed whatever happens. */
-static sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run *run, sb_error *err)
+static SB_MUST_CHECK sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run *run,
+                                          sb_error *err)
 {
     sb_target_res *tres;
     SB_TRY(sb_result_add_target(run, sb_target_path(t),

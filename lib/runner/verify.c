@@ -233,15 +233,15 @@ sb_status sb_verify_plan(verify_ctx *v, sb_error *err)
 
 /* ---- the result model --------------------------------------------------- */
 
-static sb_status add_measurement(sb_test *t, const char *metric, const char *unit, double value,
-                                 sb_error *err)
+static SB_MUST_CHECK sb_status add_measurement(sb_test *t, const char *metric, const char *unit,
+                                               double value, sb_error *err)
 {
     return sb_result_add_measurement(t, metric, unit, value, 0, NULL, 0, err);
 }
 
 /* A phase's test, with the parameters every test of the run has. */
-static sb_status add_test(const verify_ctx *v, sb_target_res *tres, const char *name, sb_test **out,
-                          sb_error *err)
+static SB_MUST_CHECK sb_status add_test(const verify_ctx *v, sb_target_res *tres, const char *name,
+                                        sb_test **out, sb_error *err)
 {
     sb_test *t;
     SB_TRY(sb_result_add_test(tres, "verify", name, &t, err));
@@ -258,8 +258,8 @@ static sb_status add_test(const verify_ctx *v, sb_target_res *tres, const char *
 }
 
 /* A write or read test: bytes, time, rate. */
-static sb_status add_phase(const verify_ctx *v, sb_target_res *tres, const char *name,
-                           uint64_t bytes, uint64_t ns, sb_test **out, sb_error *err)
+static SB_MUST_CHECK sb_status add_phase(const verify_ctx *v, sb_target_res *tres, const char *name,
+                                         uint64_t bytes, uint64_t ns, sb_test **out, sb_error *err)
 {
     sb_test *t;
     SB_TRY(add_test(v, tres, name, &t, err));
@@ -273,7 +273,7 @@ static sb_status add_phase(const verify_ctx *v, sb_target_res *tres, const char 
 
 /* Marks t incomplete when its phase ended with st, saying why (perr, the
  * phase's error, stays as it is for the caller). */
-static sb_status mark(sb_test *t, sb_status st, const sb_error *perr, sb_error *err)
+static SB_MUST_CHECK sb_status mark(sb_test *t, sb_status st, const sb_error *perr, sb_error *err)
 {
     if (st == SB_OK)
         return SB_OK;
@@ -281,8 +281,8 @@ static sb_status mark(sb_test *t, sb_status st, const sb_error *perr, sb_error *
 }
 
 /* The verdict and where the first bad sector is (UINT64_MAX: none). */
-static sb_status add_verdict(sb_test *t, const char *verdict, uint64_t first_bad, sb_status st,
-                             const sb_error *perr, sb_error *err)
+static SB_MUST_CHECK sb_status add_verdict(sb_test *t, const char *verdict, uint64_t first_bad,
+                                           sb_status st, const sb_error *perr, sb_error *err)
 {
     SB_TRY(sb_kvs_set(&t->params, "verdict", st ? "incomplete" : verdict, err));
     if (first_bad != UINT64_MAX)
@@ -290,8 +290,9 @@ static sb_status add_verdict(sb_test *t, const char *verdict, uint64_t first_bad
     return mark(t, st, perr, err);
 }
 
-static sb_status add_probe(const verify_ctx *v, sb_target_res *tres, const verify_probe *p,
-                           uint64_t ns, sb_status st, const sb_error *perr, sb_error *err)
+static SB_MUST_CHECK sb_status add_probe(const verify_ctx *v, sb_target_res *tres,
+                                         const verify_probe *p, uint64_t ns, sb_status st,
+                                         const sb_error *perr, sb_error *err)
 {
     sb_test *t;
     SB_TRY(add_test(v, tres, "probe", &t, err));
@@ -305,9 +306,9 @@ static sb_status add_probe(const verify_ctx *v, sb_target_res *tres, const verif
                        perr, err);
 }
 
-static sb_status add_read(const verify_ctx *v, sb_target_res *tres, const verify_counts *k,
-                          uint64_t bytes, uint64_t ns, sb_status st, const sb_error *perr,
-                          sb_error *err)
+static SB_MUST_CHECK sb_status add_read(const verify_ctx *v, sb_target_res *tres,
+                                        const verify_counts *k, uint64_t bytes, uint64_t ns,
+                                        sb_status st, const sb_error *perr, sb_error *err)
 {
     sb_test *t;
     SB_TRY(add_phase(v, tres, "read", bytes, ns, &t, err));
@@ -332,7 +333,7 @@ static sb_status add_read(const verify_ctx *v, sb_target_res *tres, const verify
 
 /* The phases, each recorded as a test of tres: an error of a phase ends the
  * run (its test marked incomplete) and is returned in err. */
-static sb_status run_phases(verify_ctx *v, sb_target_res *tres, sb_error *err)
+static SB_MUST_CHECK sb_status run_phases(verify_ctx *v, sb_target_res *tres, sb_error *err)
 {
     const sb_verify_config *c = v->c;
     sb_status st = SB_OK;
@@ -373,8 +374,8 @@ out:
 
 /* Says with the run's last test, where a reader of the run sees it, that
  * files of the run stayed behind. */
-static sb_status note_leftovers(sb_run *run, sb_target_res *tres, unsigned failed, const char *path,
-                                sb_error *err)
+static SB_MUST_CHECK sb_status note_leftovers(sb_run *run, sb_target_res *tres, unsigned failed,
+                                              const char *path, sb_error *err)
 {
     sb_target_res *last = run->n_targets ? &run->targets[run->n_targets - 1] : NULL;
     if (!failed || !tres || last != tres || !tres->n_tests)

@@ -22,7 +22,7 @@
 #define FIND_BYTES (1u << 20) /* a device's read-only phase looks here for its run */
 
 /* Opens the device, the O_DIRECT descriptor when it allows one. */
-static sb_status dev_open(verify_ctx *v, sb_error *err)
+static SB_MUST_CHECK sb_status dev_open(verify_ctx *v, sb_error *err)
 {
     SB_TRY(sb_testfile_open(v->t, &v->tf, err));
     v->align = sb_testfile_dio_align(v->tf);
@@ -44,7 +44,7 @@ static sb_status dev_open(verify_ctx *v, sb_error *err)
 
 /* A read-only phase: the run is named by the first self-consistent sector
  * of the device's first MiB. */
-static sb_status find_run(verify_ctx *v, sb_error *err)
+static SB_MUST_CHECK sb_status find_run(verify_ctx *v, sb_error *err)
 {
     uint64_t size = sb_target_space_bytes(v->t);
     uint64_t len = size < FIND_BYTES ? size : FIND_BYTES;

@@ -56,7 +56,8 @@ static sb_status dir_fail(sb_error *err, const sb_error *e, const char *what, co
 
 /* Writes the manifest in state, durably: created exclusively, or replacing
  * the one this run wrote. */
-static sb_status manifest_write(verify_ctx *v, const char *state, bool replace, sb_error *err)
+static SB_MUST_CHECK sb_status manifest_write(verify_ctx *v, const char *state, bool replace,
+                                              sb_error *err)
 {
     verify_name n;
     name_manifest(v, &n);
@@ -74,7 +75,8 @@ static sb_status manifest_write(verify_ctx *v, const char *state, bool replace, 
 
 /* Reads the manifest into v and its state into state: SB_E_NOTFOUND when
  * there is none, SB_E_INVALID when it is not one this storbench wrote. */
-static sb_status manifest_read(verify_ctx *v, char *state, size_t state_len, sb_error *err)
+static SB_MUST_CHECK sb_status manifest_read(verify_ctx *v, char *state, size_t state_len,
+                                             sb_error *err)
 {
     verify_name n;
     name_manifest(v, &n);
@@ -142,7 +144,7 @@ sb_status sb_verify_dir_prepare(verify_ctx *v, sb_error *err)
 
 /* Writes the run's next file; *full when the filesystem is full (the normal
  * end of a run that fills it). */
-static sb_status write_file(verify_ctx *v, bool *full, sb_error *err)
+static SB_MUST_CHECK sb_status write_file(verify_ctx *v, bool *full, sb_error *err)
 {
     verify_name n;
     name_file(v, v->files, &n);
@@ -224,8 +226,8 @@ sb_status sb_verify_dir_write(verify_ctx *v, uint64_t *ns, sb_error *err)
 /* ---- the read phase ------------------------------------------------------ */
 
 /* Reads the run's file i back; a file that is gone is missing. */
-static sb_status read_file(verify_ctx *v, unsigned i, verify_counts *k, uint64_t *bytes,
-                           sb_error *err)
+static SB_MUST_CHECK sb_status read_file(verify_ctx *v, unsigned i, verify_counts *k,
+                                         uint64_t *bytes, sb_error *err)
 {
     uint64_t base = (uint64_t)i * v->file_bytes;
     uint64_t len = v->written - base < v->file_bytes ? v->written - base : v->file_bytes;

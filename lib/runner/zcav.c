@@ -135,7 +135,7 @@ static bool stop_requested(const sb_zcav_config *c)
 /* Opens a block device or a regular file (such as a disk image) through
  * lib/target, which refuses a directory, anything else, and a write
  * without --destructive or to a device in use. */
-static sb_status open_target(zscan *z, sb_error *err)
+static SB_MUST_CHECK sb_status open_target(zscan *z, sb_error *err)
 {
     const sb_zcav_config *c = z->c;
     sb_target_kind kind;
@@ -161,7 +161,7 @@ static sb_status open_target(zscan *z, sb_error *err)
 }
 
 /* Opens and checks one target, plans its range and allocates its tables. */
-static sb_status prepare(zscan *z, sb_error *err)
+static SB_MUST_CHECK sb_status prepare(zscan *z, sb_error *err)
 {
     const sb_zcav_config *c = z->c;
     SB_TRY(open_target(z, err));
@@ -246,7 +246,7 @@ static void release(zscan *z)
 }
 
 /* Moves one block at off and returns its time in *ns. */
-static sb_status one_block(zscan *z, uint64_t off, uint64_t *ns, sb_error *err)
+static SB_MUST_CHECK sb_status one_block(zscan *z, uint64_t off, uint64_t *ns, sb_error *err)
 {
     const sb_zcav_config *c = z->c;
     uint64_t t0 = sb_clock_ns();
@@ -309,7 +309,7 @@ static void scan(void *arg)
 }
 
 /* Appends z's target and test to run. */
-static sb_status record(const zscan *z, sb_run *run, sb_error *err)
+static SB_MUST_CHECK sb_status record(const zscan *z, sb_run *run, sb_error *err)
 {
     const sb_zcav_config *c = z->c;
     sb_target_res *tres;

@@ -221,8 +221,9 @@ static sb_status file_fail(const sb_dirtree *tree, unsigned set, const char *wha
 /* Moves size_bytes between the file name of set, open as fd, and buf
  * (writing when wr): one engine transfer of chunk_bytes at a time, as a
  * program that writes or reads a file in chunks of that size. */
-static sb_status move_all(const sb_dirtree *tree, unsigned set, const char *name, int fd, bool wr,
-                          char *buf, size_t chunk_bytes, uint64_t size_bytes, sb_error *err)
+static SB_MUST_CHECK sb_status move_all(const sb_dirtree *tree, unsigned set, const char *name,
+                                        int fd, bool wr, char *buf, size_t chunk_bytes,
+                                        uint64_t size_bytes, sb_error *err)
 {
     char path[PATH_MAX];
     snprintf(path, sizeof path, "%s/%s", tree->sets[set].path, name);

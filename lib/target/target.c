@@ -44,7 +44,7 @@ struct sb_target {
 
 /* A directory, or a regular file (FILE_OK): its filesystem, mount and the
  * O_DIRECT alignment of the device under it. */
-static sb_status open_directory(sb_target *t, sb_error *err)
+static SB_MUST_CHECK sb_status open_directory(sb_target *t, sb_error *err)
 {
     struct statvfs vfs;
     if (statvfs(t->path, &vfs) != 0)
@@ -80,7 +80,7 @@ static sb_status open_directory(sb_target *t, sb_error *err)
     return SB_OK;
 }
 
-static sb_status open_device(sb_target *t, sb_error *err)
+static SB_MUST_CHECK sb_status open_device(sb_target *t, sb_error *err)
 {
     SB_TRY(
         sb_target_check_device_write(NULL, t->path, major(t->dev), minor(t->dev), t->flags, err));
@@ -100,7 +100,7 @@ static sb_status open_device(sb_target *t, sb_error *err)
 }
 
 /* stat(2) of path, with the message every caller wants when it fails. */
-static sb_status stat_path(const char *path, struct stat *st, sb_error *err)
+static SB_MUST_CHECK sb_status stat_path(const char *path, struct stat *st, sb_error *err)
 {
     if (stat(path, st) == 0)
         return SB_OK;
@@ -211,7 +211,7 @@ uint64_t sb_target_space_bytes(const sb_target *t)
  * partition and its alignment as they are, the whole disk's facts as
  * "device.<key>" and its bus and link as "bus.<key>". Nothing for a
  * filesystem without a block device (tmpfs). */
-static sb_status describe_storage(const sb_target *t, sb_kvs *kvs, sb_error *err)
+static SB_MUST_CHECK sb_status describe_storage(const sb_target *t, sb_kvs *kvs, sb_error *err)
 {
     if (major(t->dev) == 0)
         return SB_OK;
@@ -266,8 +266,8 @@ static unsigned dio_align_of(int fd, const sb_target *t)
 /* Makes fd, open on path, the open test file of t, taking both over (on
  * failure too: fd is closed, path freed and, when created, the file
  * removed). keep: never unlinked; read_only: read whatever t's flags. */
-static sb_status adopt(sb_target *t, char *path, int fd, bool created, bool keep, bool read_only,
-                       sb_testfile **out, sb_error *err)
+static SB_MUST_CHECK sb_status adopt(sb_target *t, char *path, int fd, bool created, bool keep,
+                                     bool read_only, sb_testfile **out, sb_error *err)
 {
     sb_testfile *f = calloc(1, sizeof *f);
     if (!f) {
@@ -346,7 +346,8 @@ sb_status sb_testfile_open(sb_target *t, sb_testfile **out, sb_error *err)
 
 /* Somebody's file at path in t, found to exist: opened in place (read, or
  * written when destroying its content was allowed). *fd is -1 on failure. */
-static sb_status open_existing(const sb_target *t, const char *path, int *fd, sb_error *err)
+static SB_MUST_CHECK sb_status open_existing(const sb_target *t, const char *path, int *fd,
+                                             sb_error *err)
 {
     struct stat st;
     bool write = t->flags & SB_TARGET_WRITE;
@@ -480,7 +481,8 @@ sb_status sb_testfile_truncate(sb_testfile *f, uint64_t size, sb_error *err)
 
 /* The path of name in directory target t, after the checks every named
  * function makes; *path is the caller's to free. */
-static sb_status named_path(const sb_target *t, const char *name, char **path, sb_error *err)
+static SB_MUST_CHECK sb_status named_path(const sb_target *t, const char *name, char **path,
+                                          sb_error *err)
 {
     *path = NULL;
     if (t->kind != SB_TARGET_DIRECTORY)
@@ -504,8 +506,8 @@ static sb_status named_fail(sb_error *err, int e, const char *what, const char *
 }
 
 /* Creating or changing a file needs a target opened for writing. */
-static sb_status named_writable(const sb_target *t, const char *what, const char *path,
-                                sb_error *err)
+static SB_MUST_CHECK sb_status named_writable(const sb_target *t, const char *what,
+                                              const char *path, sb_error *err)
 {
     if (t->flags & SB_TARGET_WRITE)
         return SB_OK;
