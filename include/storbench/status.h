@@ -64,9 +64,10 @@ sb_status sb_error_set_at(sb_error *err, sb_status status, int errnum, int64_t o
 /* The status a failed system call's errno stands for: SB_E_NOTFOUND
  * (ENOENT, ENOTDIR, ENXIO, ENODEV), SB_E_PERM (EACCES, EPERM, EROFS),
  * SB_E_NOSPACE (ENOSPC, EDQUOT, EFBIG), SB_E_NOMEM (ENOMEM), SB_E_BUSY
- * (EBUSY, ETXTBSY), SB_E_UNSUPPORTED (EOPNOTSUPP, ENOSYS, ENOTTY),
- * SB_E_INTERRUPTED (EINTR), SB_E_INVALID (EINVAL, ENAMETOOLONG, ELOOP,
- * EISDIR) and SB_E_IO for everything else (EIO, 0 included). */
+ * (EBUSY, ETXTBSY, and EEXIST: a name already in use), SB_E_UNSUPPORTED
+ * (EOPNOTSUPP, ENOSYS, ENOTTY), SB_E_INTERRUPTED (EINTR), SB_E_INVALID
+ * (EINVAL, ENAMETOOLONG, ELOOP, EISDIR) and SB_E_IO for everything else
+ * (EIO, 0 included). */
 sb_status sb_status_of_errno(int errnum);
 
 /* As sb_error_set for a failed system call: the status comes from errnum

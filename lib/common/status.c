@@ -59,7 +59,8 @@ sb_status sb_status_of_errno(int errnum)
     case EFBIG: return SB_E_NOSPACE;
     case ENOMEM: return SB_E_NOMEM;
     case EBUSY:
-    case ETXTBSY: return SB_E_BUSY;
+    case ETXTBSY:
+    case EEXIST: return SB_E_BUSY;
     case EOPNOTSUPP:
     case ENOSYS:
     case ENOTTY: return SB_E_UNSUPPORTED;

@@ -56,6 +56,7 @@ static void errno_chooses_the_status(void **state)
         { ENOMEM, SB_E_NOMEM },
         { EBUSY, SB_E_BUSY },
         { ETXTBSY, SB_E_BUSY },
+        { EEXIST, SB_E_BUSY },
         { EOPNOTSUPP, SB_E_UNSUPPORTED },
         { ENOSYS, SB_E_UNSUPPORTED },
         { ENOTTY, SB_E_UNSUPPORTED },

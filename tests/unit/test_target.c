@@ -26,6 +26,7 @@
 #include <cmocka.h>
 
 #include "probe/probe.h"
+#include "target/dirtree.h"
 #include "target/target.h"
 
 #define STACK SB_TEST_DATA "/probe/rootstack"
@@ -407,6 +408,75 @@ static void test_named_unwritable_dir(void **state)
     tmp_free(d);
 }
 
+/* The file tests' tree: two sets of three directories, a file created,
+ * read back, found by the walk and removed; what it refuses; the errno of a
+ * file that is already there or gone; and destroy removes everything it
+ * made, also what is left in it. */
+static void test_dirtree(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    sb_dirtree *tree = NULL;
+    sb_error err;
+    assert_int_equal(sb_dirtree_create(t, "sub", 2, 3, &tree, NULL), SB_OK);
+    assert_string_equal(sb_dirtree_path(tree, 1), tmp_file(d, "sub/copy1"));
+    /* Before its directories are made, a set takes no file. */
+    char data[100];
+    memset(data, 'x', sizeof data);
+    assert_int_not_equal(sb_dirtree_create_file(tree, 0, 0, "f", 10, data, 4, false, NULL), SB_OK);
+    for (unsigned set = 0; set < 2; set++)
+        assert_int_equal(sb_dirtree_make_dirs(tree, set, &err), SB_OK);
+    /* 250 bytes in chunks of 100 from a 100-byte buffer, synced. */
+    assert_int_equal(sb_dirtree_create_file(tree, 1, 2, "f", 250, data, 100, true, &err), SB_OK);
+    struct stat st;
+    assert_int_equal(stat(tmp_file(d, "sub/copy1/00002/f"), &st), 0);
+    assert_int_equal(st.st_size, 250);
+    char back[100];
+    assert_int_equal(sb_dirtree_read_file(tree, 1, 2, "f", back, sizeof back, &err), SB_OK);
+    assert_memory_equal(back, data, sizeof back);
+    expect(sb_dirtree_create_file(tree, 1, 2, "f", 1, data, 1, false, &err), &err, SB_E_BUSY,
+           EEXIST, "'f'");
+    assert_int_equal(sb_dirtree_walk(tree, 1, 2, &err), SB_OK);
+    const char *name = NULL;
+    assert_int_equal(sb_dirtree_walk_next(tree, 1, &name, &err), SB_OK);
+    assert_non_null(name);
+    assert_string_equal(name, "f");
+    assert_int_equal(sb_dirtree_walk_next(tree, 1, &name, &err), SB_OK);
+    assert_null(name);
+    assert_int_equal(sb_dirtree_remove_file(tree, 1, 2, "f", true, &err), SB_OK);
+    expect(sb_dirtree_remove_file(tree, 1, 2, "f", false, &err), &err, SB_E_NOTFOUND, ENOENT,
+           "'f'");
+    expect(sb_dirtree_read_file(tree, 1, 2, "f", back, sizeof back, &err), &err, SB_E_NOTFOUND,
+           ENOENT, NULL);
+    /* Refused: names that are not file names, a set or directory that is
+     * not there, a chunk of nothing; with and without an sb_error. */
+    static const char *const bad[] = { "", ".", "..", "a/b" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        assert_int_equal(sb_dirtree_create_file(tree, 0, 0, bad[i], 1, data, 1, false, NULL),
+                         SB_E_INVALID);
+        expect(sb_dirtree_remove_file(tree, 0, 0, bad[i], false, &err), &err, SB_E_INVALID, -1,
+               NULL);
+    }
+    assert_int_equal(sb_dirtree_create_file(tree, 2, 0, "g", 1, data, 1, false, NULL),
+                     SB_E_INVALID);
+    assert_int_equal(sb_dirtree_create_file(tree, 0, 3, "g", 1, data, 1, false, NULL),
+                     SB_E_INVALID);
+    assert_int_equal(sb_dirtree_create_file(tree, 0, 0, "g", 1, data, 0, false, NULL),
+                     SB_E_INVALID);
+    /* The root must be new: a second tree of the same name is refused. */
+    sb_dirtree *again = NULL;
+    assert_int_not_equal(sb_dirtree_create(t, "sub", 1, 1, &again, &err), SB_OK);
+    assert_null(again);
+    assert_int_equal(sb_dirtree_syncfs(tree, &err), SB_OK);
+    /* Files left in it go with the tree. */
+    assert_int_equal(sb_dirtree_create_file(tree, 0, 1, "left", 5, data, 5, false, &err), SB_OK);
+    sb_dirtree_destroy(tree);
+    assert_false(tmp_exists(d, "sub"));
+    sb_target_close(t);
+    tmp_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -414,7 +484,7 @@ int main(void)
         cmocka_unit_test(test_named_create_keeps),   cmocka_unit_test(test_named_read),
         cmocka_unit_test(test_named_refusals),       cmocka_unit_test(test_named_remove),
         cmocka_unit_test(test_named_text),           cmocka_unit_test(test_named_missing_dir),
-        cmocka_unit_test(test_named_unwritable_dir),
+        cmocka_unit_test(test_named_unwritable_dir), cmocka_unit_test(test_dirtree),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
