@@ -496,15 +496,6 @@ static SB_MUST_CHECK sb_status named_path(const sb_target *t, const char *name, 
     return SB_OK;
 }
 
-/* A failed system call on a named file: the errno's status, but a name
- * that is taken is SB_E_BUSY (errno's table has no status for EEXIST). */
-static sb_status named_fail(sb_error *err, int e, const char *what, const char *path)
-{
-    if (e == EEXIST)
-        return sb_error_set(err, SB_E_BUSY, e, "%s '%s'", what, path);
-    return sb_error_sys(err, e, "%s '%s'", what, path);
-}
-
 /* Creating or changing a file needs a target opened for writing. */
 static SB_MUST_CHECK sb_status named_writable(const sb_target *t, const char *what,
                                               const char *path, sb_error *err)
@@ -522,7 +513,7 @@ static int named_open_read(const char *what, const char *path, sb_status *s, sb_
     struct stat st;
     int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
-        *s = named_fail(err, errno, what, path);
+        *s = sb_error_sys(err, errno, "%s '%s'", what, path);
         return -1;
     }
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
@@ -550,7 +541,7 @@ sb_status sb_target_open_named(sb_target *t, const char *name, sb_named_open how
     if (s == SB_OK && create) {
         fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
         if (fd < 0)
-            s = named_fail(err, errno, what, path);
+            s = sb_error_sys(err, errno, "%s '%s'", what, path);
     } else if (s == SB_OK) {
         fd = named_open_read(what, path, &s, err);
     }
@@ -589,7 +580,7 @@ sb_status sb_target_write_named_text(sb_target *t, const char *name, const char 
     if (s == SB_OK) {
         fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (replace ? O_TRUNC : O_EXCL), 0600);
         if (fd < 0)
-            s = named_fail(err, errno, "cannot write", path);
+            s = sb_error_sys(err, errno, "cannot write '%s'", path);
     }
     if (s == SB_OK) {
         sb_io_file io = { .eng = &sb_engine_psync, .fd = fd, .path = path };
