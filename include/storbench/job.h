@@ -3,7 +3,9 @@
  *
  * The jobs come from lib/jobspec (a job file or fio's command-line form)
  * and run with fio's meanings: one thread per job and per numjobs clone,
- * all started together; a job with stonewall waits until every earlier job
+ * all started together (a stonewall group of a single job runs in the
+ * calling thread, which spares every system call the cost of a shared file
+ * table); a job with stonewall waits until every earlier job
  * has finished; group_reporting sums a reporting group into one result;
  * ramp_time runs before the clock starts and is not counted; time_based
  * loops over the file until runtime; otherwise a job moves size bytes
