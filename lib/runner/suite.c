@@ -179,7 +179,7 @@ sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free
     }
     if (b.oom) {
         sb_suite_args_free(b.v);
-        return sb_error_set(err, SB_E_NOMEM, 0, "out of memory");
+        return sb_error_nomem(err, "for the suite's jobs");
     }
     *argv = b.v;
     *argc = b.n;
