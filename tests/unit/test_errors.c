@@ -33,6 +33,7 @@
 #include "storbench/sweep.h"
 #include "storbench/units.h"
 #include "target/target.h"
+#include "unit_tmp.h"
 
 /* ---- the status of an errno ---------------------------------------------- */
 
@@ -152,8 +153,7 @@ static char tmp[64];
 static int make_tmp(void **state)
 {
     (void)state;
-    snprintf(tmp, sizeof tmp, "/tmp/sb-errors-XXXXXX");
-    return mkdtemp(tmp) ? 0 : -1;
+    return sb_unit_mkdtemp(tmp, sizeof tmp, "errors") ? 0 : -1;
 }
 
 static int remove_tmp(void **state)

@@ -28,6 +28,7 @@
 #include "probe/probe.h"
 #include "target/dirtree.h"
 #include "target/target.h"
+#include "unit_tmp.h"
 
 #define STACK SB_TEST_DATA "/probe/rootstack"
 #define BTRFS SB_TEST_DATA "/probe/rootbtrfs"
@@ -102,9 +103,7 @@ static tmpdir *tmp_make(void)
 {
     tmpdir *d = calloc(1, sizeof *d);
     assert_non_null(d);
-    const char *base = getenv("TMPDIR");
-    snprintf(d->dir, sizeof d->dir, "%s/sb-target-XXXXXX", base && *base ? base : "/tmp");
-    assert_non_null(mkdtemp(d->dir));
+    assert_true(sb_unit_mkdtemp(d->dir, sizeof d->dir, "target"));
     return d;
 }
 

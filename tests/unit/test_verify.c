@@ -23,6 +23,7 @@
 #include <cmocka.h>
 
 #include "storbench/verify.h"
+#include "unit_tmp.h"
 
 #define RUN 0x0123456789abcdefull
 #define TOTAL (64ull << 20)
@@ -192,9 +193,7 @@ static vdir *vdir_make(void)
 {
     vdir *d = calloc(1, sizeof *d);
     assert_non_null(d);
-    const char *base = getenv("TMPDIR");
-    snprintf(d->path, sizeof d->path, "%s/sb-verify-XXXXXX", base && *base ? base : "/tmp");
-    assert_non_null(mkdtemp(d->path));
+    assert_true(sb_unit_mkdtemp(d->path, sizeof d->path, "verify"));
     return d;
 }
 
