@@ -2,7 +2,8 @@
 # this file only installs dependencies, creates build directories once and
 # runs the test matrix:
 #
-#   make / make build   install build deps, configure build/, build build/storbench
+#   make / make build   install the program's build deps, configure build/,
+#                       build build/storbench (the program only, not the tests)
 #   make run            build, then `./build/storbench run` on this directory
 #                       (pass more with ARGS="...")
 #   make test           install test deps, then three runs, each run even when
@@ -31,7 +32,9 @@ ASAN_CC ?= clang
 ARGS ?=
 
 WERROR_OPTS := -Dwerror=true
-ASAN_OPTS := -Db_sanitize=address,undefined -Db_lundef=false
+# make test builds every suite: a missing test dependency is an error there.
+TEST_OPTS := $(WERROR_OPTS) -Dtests=enabled
+ASAN_OPTS := -Db_sanitize=address,undefined -Db_lundef=false -Dtests=enabled
 
 # Any sanitizer report fails the test: halt at the first report, exit non-zero
 # (no abort, so cmocka's signal handlers cannot swallow it), print the stack.
@@ -87,7 +90,7 @@ deps-test:
 
 build: deps-build
 	$(call configure,build,,)
-	$(NINJA) -C build
+	$(NINJA) -C build storbench
 
 run: build
 	./build/storbench run $(ARGS)
@@ -105,13 +108,13 @@ test: deps-test
 
 test-build:
 	@echo "==== build: default compiler, -Dwerror=true, all suites (setup 'full')"
-	$(call configure,build,,$(WERROR_OPTS))
+	$(call configure,build,,$(TEST_OPTS))
 	$(NINJA) -C build
 	$(MESON) test -C build --setup=full --print-errorlogs
 
 test-clang:
 	@echo "==== build-clang: clang, -Dwerror=true, suite unit"
-	$(call configure,build-clang,$(CLANG),$(WERROR_OPTS))
+	$(call configure,build-clang,$(CLANG),$(TEST_OPTS))
 	$(NINJA) -C build-clang
 	$(MESON) test -C build-clang --suite unit --print-errorlogs
 
