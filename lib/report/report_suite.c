@@ -90,10 +90,11 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
         if (size)
             sb_sink_printf(sink, ", %.0f MiB test file",
                            (double)strtoull(size, NULL, 10) / 1048576.0);
-        sb_sink_printf(sink,
-                       rt < 10 ? ", direct I/O, %s, ~%.1f s per test"
-                               : ", direct I/O, %s, ~%.0f s per test",
-                       eng ? eng : "?", rt);
+        const char *fallback = sb_kvs_get(&any->params, "engine_fallback");
+        sb_sink_printf(sink, ", direct I/O, %s", eng ? eng : "?");
+        if (fallback)
+            sb_sink_printf(sink, " (%s)", fallback);
+        sb_sink_printf(sink, rt < 10 ? ", ~%.1f s per test" : ", ~%.0f s per test", rt);
     }
     sb_sink_puts(sink, "\n\n");
     sb_report_table_print(&tb, sink);

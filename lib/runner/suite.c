@@ -32,11 +32,19 @@ static SB_MUST_CHECK sb_status engine_check(const char *name, sb_error *err)
 /* The engine of the queued tests: the one asked for (an error when it does
  * not work here), else the first of the profile's two that works; *out is
  * NULL when neither does. The standard suite prefers io_uring, the pi
- * profile libaio (what Storage.sh's fio uses). */
-static SB_MUST_CHECK sb_status pick_engine(const sb_suite_config *c, const char **out,
+ * profile libaio (what Storage.sh's fio uses). When an engine was passed
+ * over, passed (may be NULL) gets the names of those that do not work here
+ * ("io_uring", or "io_uring, libaio") and why (may be NULL) their probes'
+ * messages, each cut to its buffer's size; both are "" otherwise. */
+static SB_MUST_CHECK sb_status pick_engine(const sb_suite_config *c, const char **out, char *passed,
+                                           size_t passed_size, char *why, size_t why_size,
                                            sb_error *err)
 {
     *out = NULL;
+    if (passed && passed_size)
+        passed[0] = '\0';
+    if (why && why_size)
+        why[0] = '\0';
     if (c->engine) {
         SB_TRY(engine_check(c->engine, err));
         *out = c->engine;
@@ -48,9 +56,19 @@ static SB_MUST_CHECK sb_status pick_engine(const sb_suite_config *c, const char 
         order[1] = "io_uring";
     }
     for (size_t i = 0; i < 2 && !*out; i++) {
-        sb_error ignored;
-        if (engine_check(order[i], &ignored) == SB_OK)
+        sb_error no;
+        if (engine_check(order[i], &no) == SB_OK) {
             *out = order[i];
+            break;
+        }
+        if (passed && passed_size) {
+            size_t n = strlen(passed);
+            snprintf(passed + n, passed_size - n, "%s%s", n ? ", " : "", order[i]);
+        }
+        if (why && why_size) {
+            size_t n = strlen(why);
+            snprintf(why + n, why_size - n, "%s%s", n ? "; " : "", no.msg);
+        }
     }
     return SB_OK;
 }
@@ -102,7 +120,7 @@ sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free
     *argv = NULL;
     *argc = 0;
     const char *aeng;
-    SB_TRY(pick_engine(c, &aeng, err));
+    SB_TRY(pick_engine(c, &aeng, NULL, 0, NULL, 0, err));
     argv_b b = { 0 };
     long pid = (long)getpid();
     add(&b, "--directory=%s", dir);
@@ -205,6 +223,22 @@ sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, s
                             "'%s' is a block device: storbench run measures a directory (for a "
                             "raw device use storbench job --filename=%s)",
                             dir, dir);
+    /* The engines passed over, and why: said before the tests, and kept
+     * with each test ("engine_fallback") for the summary's header. */
+    const char *aeng;
+    char passed[32], why[3 * SB_ERROR_MSG_MAX];
+    SB_TRY(pick_engine(c, &aeng, passed, sizeof passed, why, sizeof why, err));
+    if (passed[0] && c->notes) {
+        if (aeng)
+            sb_sink_printf(c->notes, "%s: the queued tests use %s\n", why, aeng);
+        else if (c->profile == SB_SUITE_STANDARD)
+            sb_sink_printf(c->notes,
+                           "%s: no asynchronous engine works here, so the Q8 and Q32 tests run "
+                           "with psync at queue depth 1\n",
+                           why);
+        else
+            sb_sink_printf(c->notes, "%s: the QD64 tests run with psync at queue depth 1\n", why);
+    }
     char **argv;
     int argc;
     SB_TRY(sb_suite_args(c, dir, free_bytes, &argv, &argc, err));
@@ -214,10 +248,6 @@ sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, s
     sb_suite_args_free(argv);
     if (st != SB_OK)
         return st;
-    if (c->profile == SB_SUITE_STANDARD && jobs.count &&
-        jobs.jobs[0].ioengine == SB_JOB_ENGINE_PSYNC && c->notes)
-        sb_sink_puts(c->notes, "no asynchronous engine (io_uring, libaio) works here: the Q8 and "
-                               "Q32 tests ran at queue depth 1\n");
     sb_job_config jc;
     sb_job_config_init(&jc);
     jc.kind = "suite";
@@ -228,6 +258,15 @@ sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, s
     size_t first_target = run->n_targets;
     st = sb_job_run(&jobs, &jc, run, err);
     sb_joblist_free(&jobs);
+    for (size_t i = first_target; passed[0] && i < run->n_targets; i++) {
+        sb_target_res *tr = &run->targets[i];
+        for (size_t k = 0; k < tr->n_tests; k++) {
+            sb_status pst =
+                sb_kvs_setf(&tr->tests[k].params, err, "engine_fallback", "%s unavailable", passed);
+            if (pst != SB_OK)
+                return pst;
+        }
+    }
     if (st == SB_OK && c->profile == SB_SUITE_PI) {
         for (size_t i = first_target; i < run->n_targets; i++) {
             sb_pi_terms terms;
