@@ -98,7 +98,7 @@ chmod 0440 "$root/etc/sudoers.d/pi"
 git clone -q --no-hardlinks "$src" "$root/home/pi/storbench"
 pi_ids=$(in_root "$root" id -u pi):$(in_root "$root" id -g pi)
 chown -R "$pi_ids" "$root/home/pi/storbench"
-echo "   the clone: $(git -C "$root/home/pi/storbench" log -1 --format='%h %s')"
+echo "   the clone: $(git -C "$src" log -1 --format='%h %s')"
 
 step "make run (as pi, with sudo)"
 as_pi "$root" 'make run' >"$logs/make-run.log" 2>&1 ||
