@@ -21,6 +21,8 @@
 # The root runs in its own mount namespace (unshare), so its /proc, /sys and
 # /dev mounts vanish with its last process, even when the test is killed.
 # It needs root, mmdebstrap, the registry and ~4 GB in $SB_TMP; ~25 min.
+# Its logs (each step's output, the meson test logs of the root's make test)
+# are kept in $SB_FRESH_LOGS (meson: the build directory's tests/slow).
 set -euo pipefail
 # shellcheck source=tests/slow/lib.sh
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -38,8 +40,12 @@ getent hosts deb.debian.org >/dev/null 2>&1 ||
     sb_skip "the Debian registry (deb.debian.org) is not reachable from here"
 
 sb_tmpdir work
-logs=$work/logs
-mkdir "$logs"
+# The logs stay where meson says (in the build directory), for a failure's
+# whole story; they are replaced by the next run.
+logs=${SB_FRESH_LOGS:-$work/logs}
+rm -rf -- "$logs"
+mkdir -p -- "$logs"
+echo "   logs: $logs"
 
 step_start=0
 step() {
@@ -117,8 +123,12 @@ done
 grep -A8 '^test ' "$logs/make-run.log" | sed 's/^/   /'
 
 step "make test (as pi)"
-as_pi "$root" 'make test' >"$logs/make-test.log" 2>&1 ||
-    show_fail "$logs/make-test.log" "make test failed in the fresh root"
+rc=0
+as_pi "$root" 'make test' >"$logs/make-test.log" 2>&1 || rc=$?
+for d in "$root"/home/pi/storbench/build*/meson-logs; do
+    [[ -f $d/testlog.txt ]] && cp -- "$d/testlog.txt" "$logs/testlog-$(basename -- "$(dirname -- "$d")").txt"
+done
+[[ $rc -eq 0 ]] || show_fail "$logs/make-test.log" "make test failed in the fresh root"
 step_done
 # A skip for want of a tool means the test list is short of a package.
 missing=$(cat "$root"/home/pi/storbench/build*/meson-logs/testlog*.json 2>/dev/null |
