@@ -570,7 +570,9 @@ static SB_MUST_CHECK sb_status resolve(const char *root, const char *target, sb_
             *has_dev = true;
         }
     }
-    if (mounted)
+    if (!mounted && real && !is_dev && sb_probe_fs_type_statfs(target, m->fstype, sizeof m->fstype))
+        st = sb_kvs_set(tk, "fs_type", m->fstype, err);
+    else if (mounted)
         st = mount_facts(m, tk, err);
     else if (is_dev)
         st = sb_kvs_set(tk, "mounted", "no", err);

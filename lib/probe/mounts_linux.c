@@ -6,7 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/magic.h>
+#include <stdint.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 #include "probe/probe.h"
@@ -75,6 +78,47 @@ bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, si
                             char *mnt, size_t mnt_len, char *source, size_t source_len)
 {
     return mount_lookup(root, path, 0, 0, fstype, fstype_len, mnt, mnt_len, source, source_len);
+}
+
+/* statfs's f_type (linux/magic.h, where it is defined; the rest are the
+ * kernel's own numbers) to the names mountinfo uses. */
+static const struct {
+    uint32_t magic;
+    const char *name;
+} fs_magics[] = {
+    { EXT4_SUPER_MAGIC, "ext2/3/4" },
+    { XFS_SUPER_MAGIC, "xfs" },
+    { BTRFS_SUPER_MAGIC, "btrfs" },
+    { F2FS_SUPER_MAGIC, "f2fs" },
+    { MSDOS_SUPER_MAGIC, "vfat" },
+    { 0x2011BAB0u, "exfat" },
+    { 0x5346544Eu, "ntfs" },
+    { TMPFS_MAGIC, "tmpfs" },
+    { OVERLAYFS_SUPER_MAGIC, "overlay" },
+    { SQUASHFS_MAGIC, "squashfs" },
+    { NFS_SUPER_MAGIC, "nfs" },
+    { 0xFF534D42u, "cifs" },
+    { 0xFE534D42u, "smb2" },
+    { 0x65735546u, "fuse" },
+    { 0x2FC12FC1u, "zfs" },
+};
+
+bool sb_probe_fs_type_statfs(const char *path, char *out, size_t len)
+{
+    copy(out, len, "");
+    struct statfs sf;
+    if (statfs(path, &sf) != 0)
+        return false;
+    /* f_type is a signed word: 32 bits on 32-bit systems, where btrfs's
+     * 0x9123683E is negative. Its low 32 bits are the magic number. */
+    uint32_t magic = (uint32_t)sf.f_type;
+    for (size_t i = 0; i < sizeof fs_magics / sizeof fs_magics[0]; i++) {
+        if (fs_magics[i].magic == magic) {
+            copy(out, len, fs_magics[i].name);
+            return true;
+        }
+    }
+    return false;
 }
 
 /* Reads "MAJ:MIN" from a sysfs dev file. */

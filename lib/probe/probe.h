@@ -31,6 +31,13 @@ bool sb_probe_mount_of(const char *root, unsigned maj, unsigned min, char *fstyp
 bool sb_probe_mount_of_path(const char *root, const char *path, char *fstype, size_t fstype_len,
                             char *mnt, size_t mnt_len, char *source, size_t source_len);
 
+/* The filesystem type of the real path (no fake root), named from
+ * statfs()'s f_type, for where mountinfo cannot say: in a chroot or a
+ * container, the mount that holds the root is not listed. ext2, ext3 and
+ * ext4 share one magic number and are named "ext2/3/4". False (and out
+ * empty) when statfs fails or the number is not in the table. */
+bool sb_probe_fs_type_statfs(const char *path, char *out, size_t len);
+
 /* Why the block device maj:min must not be written, or false when nothing
  * holds it: it is mounted, one of its partitions is mounted, it or one of
  * its partitions is active swap, or another device (dm, md, ...) is stacked

@@ -70,7 +70,7 @@ static SB_MUST_CHECK sb_status open_directory(sb_target *t, sb_error *err)
         real && sb_probe_mount_of_path(NULL, real, t->fs_type, sizeof t->fs_type, t->mount_point,
                                        sizeof t->mount_point, t->source, sizeof t->source);
     free(real);
-    if (!known)
+    if (!known && !sb_probe_fs_type_statfs(t->path, t->fs_type, sizeof t->fs_type))
         snprintf(t->fs_type, sizeof t->fs_type, "unknown");
     /* The device behind the filesystem gives the O_DIRECT alignment when
      * statx cannot; a source like /dev/loop0 names it. */

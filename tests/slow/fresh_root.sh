@@ -126,7 +126,9 @@ step "make test (as pi)"
 rc=0
 as_pi "$root" 'make test' >"$logs/make-test.log" 2>&1 || rc=$?
 for d in "$root"/home/pi/storbench/build*/meson-logs; do
-    [[ -f $d/testlog.txt ]] && cp -- "$d/testlog.txt" "$logs/testlog-$(basename -- "$(dirname -- "$d")").txt"
+    for f in "$d"/testlog*.txt; do
+        [[ -f $f ]] && cp -- "$f" "$logs/$(basename -- "$(dirname -- "$d")")-${f##*/}"
+    done
 done
 [[ $rc -eq 0 ]] || show_fail "$logs/make-test.log" "make test failed in the fresh root"
 step_done

@@ -426,6 +426,23 @@ static void test_snapshot_errors(void **state)
     assert_int_equal(snap.host.n, 0);
 }
 
+/* The statfs fallback for where mountinfo cannot say (a chroot): a tmpfs
+ * by its magic number, nothing for a missing path or an unknown type. */
+static void test_fs_type_statfs(void **state)
+{
+    (void)state;
+    char name[32];
+    if (sb_probe_fs_type_statfs("/dev/shm", name, sizeof name))
+        assert_string_equal(name, "tmpfs");
+    else
+        print_message("note: /dev/shm is not a tmpfs here; its case is not checked\n");
+    strcpy(name, "x");
+    assert_false(sb_probe_fs_type_statfs("/nonexistent/storbench/path", name, sizeof name));
+    assert_string_equal(name, "");
+    assert_false(sb_probe_fs_type_statfs("/proc", name, sizeof name)); /* not in the table */
+    assert_string_equal(name, "");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +462,7 @@ int main(void)
         cmocka_unit_test(test_block_missing_files),
         cmocka_unit_test(test_host_missing_files),
         cmocka_unit_test(test_snapshot_errors),
+        cmocka_unit_test(test_fs_type_statfs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
