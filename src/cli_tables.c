@@ -241,6 +241,7 @@ const cli_option cli_results_list_opts[] = {
     { "filter", 0, "KEY=VALUE", HELP_FILTER, NULL },
     { "host", 0, "HOST", HELP_HOST, NULL },
     { "since", 0, "DATE", HELP_SINCE, NULL },
+    { "ids", 0, NULL, "only the ids of the runs, one a line (for scripts)", NULL },
     { "db", 0, "PATH", HELP_DB, NULL },
     { 0 },
 };

@@ -32,6 +32,7 @@ typedef struct results_args {
     sb_format format;
     sb_export_format export_format;
     bool export_cmd; /* --format means csv|json, not text|csv|json */
+    bool ids_only;   /* list --ids */
     sb_report_opts report;
 } results_args;
 
@@ -62,6 +63,8 @@ static bool results_option(int idx, const char *arg, void *ctx)
         }
     } else if (strcmp(name, "si") == 0) {
         a->report.si = true;
+    } else if (strcmp(name, "ids") == 0) {
+        a->ids_only = true;
     } else if (strcmp(name, "label") == 0) {
         if (!cli_parse_label(arg, "--label", &a->labels))
             return false;
@@ -163,7 +166,14 @@ static int results_list(const char *cmdline, int argc, char **argv)
             sb_buf buf = { 0 };
             sb_sink sink;
             sb_sink_init_buf(&sink, &buf);
-            rc = cli_put_rendered(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err, &buf);
+            if (a.ids_only) {
+                for (size_t i = 0; i < l.n; i++)
+                    sb_sink_printf(&sink, "%lld\n", (long long)l.v[i].id);
+                rc = cli_put_rendered(sb_sink_status(&sink, &err), &err, &buf);
+            } else {
+                rc = cli_put_rendered(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err,
+                                      &buf);
+            }
             sb_buf_free(&buf);
         }
         sb_run_summaries_free(&l);
