@@ -36,6 +36,10 @@ enum {
 int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
               bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg);
 
+/* Writes one line per option of opts, "  -c, --name METAVAR  help", and
+ * the line of -h, --help, to f: the Options section of a usage text. */
+void cli_options_usage(FILE *f, const cli_option *opts);
+
 /* What runs a command of a command table (cli_tables.h): cmdline is the
  * whole command line as typed; argv[0] is the command's name. */
 typedef int (*cli_command_fn)(const char *cmdline, int argc, char **argv);
@@ -232,6 +236,12 @@ typedef int (*cli_runs_fn)(const struct sb_compare_run *runs, size_t n, const vo
  * or the code of what failed before it (its error printed). */
 int cli_on_runs(const char *db, const struct sb_store_filter *filter, const char *cmd, char **argv,
                 int first, int argc, bool latest, cli_runs_fn fn, const void *ctx);
+
+/* What this build is (cli_build.c, which meson writes from cli_build.c.in):
+ * the git revision it was built from ("unknown" when that was not known),
+ * and what was built in, one "name: yes|no|VERSION" line each. */
+extern const char cli_build_revision[];
+extern const char cli_build_features[];
 
 /* Subcommands: argv[0] is the subcommand's name; cmdline is the whole
  * command line as typed, recorded with the run. */

@@ -10,6 +10,16 @@
  */
 #include "cli_tables.h"
 
+/* ---- storbench itself ---- */
+
+const cli_option cli_main_opts[] = {
+    [MAIN_VERSION] = { "version", 'V', NULL,
+                       "the version, the git revision it was built from, and what is built in",
+                       NULL },
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_main_opts) == MAIN_N_OPTIONS + 1, "one entry per MAIN_ index");
+
 /* ---- storbench run ---- */
 
 const cli_option cli_run_opts[] = {

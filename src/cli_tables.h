@@ -57,6 +57,16 @@ typedef struct cli_command {
 /* The number of entries of a table defined in the same file. */
 #define CLI_TABLE_LEN(t) (sizeof(t) / sizeof((t)[0]))
 
+/* ---- the program ---- */
+
+/* storbench's own options, before a command (main.c; --help and -h are
+ * every table's, added by whoever prints it). */
+enum {
+    MAIN_VERSION,
+    MAIN_N_OPTIONS,
+};
+extern const cli_option cli_main_opts[];
+
 /* ---- the commands ---- */
 
 enum {

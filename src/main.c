@@ -26,9 +26,26 @@ static void usage(FILE *f)
                        "device\n"
                        "(read-only unless --destructive; never written while mounted).\n\n"
                        "Commands:\n",
-                       cli_commands, CLI_N_COMMANDS,
-                       "\n'storbench COMMAND --help' lists a command's options; man storbench(1) "
-                       "has the rest.\n");
+                       cli_commands, CLI_N_COMMANDS, "\nOptions:\n");
+    cli_options_usage(f, cli_main_opts);
+    fputs("\n'storbench COMMAND --help' lists a command's options; man storbench(1) has the "
+          "rest.\n",
+          f);
+}
+
+/* Whether arg is option o of cli_main_opts, long or short. */
+static bool is_main_option(const char *arg, const cli_option *o)
+{
+    return (arg[0] == '-' && arg[1] == '-' && strcmp(arg + 2, o->name) == 0) ||
+           (o->short_name && arg[0] == '-' && arg[1] == o->short_name && !arg[2]);
+}
+
+/* --version: the version, the revision and what is built in, one
+ * "name: value" line each after the first. */
+static int version(void)
+{
+    printf("storbench %s\nrevision: %s\n%s", SB_VERSION, cli_build_revision, cli_build_features);
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -42,10 +59,8 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("storbench %s\n", SB_VERSION);
-        return CLI_EXIT_OK;
-    }
+    if (is_main_option(argv[1], &cli_main_opts[MAIN_VERSION]))
+        return version();
     const cli_command *cmd = cli_command_find(cli_commands, CLI_N_COMMANDS, argv[1]);
     if (!cmd) {
         fprintf(stderr, "storbench: unknown command '%s' (see storbench --help)\n", argv[1]);
