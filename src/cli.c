@@ -17,9 +17,8 @@
 
 enum { MAX_OPTS = 64 };
 
-static void print_help(const char *usage, const cli_option *opts)
+void cli_options_usage(FILE *f, const cli_option *opts)
 {
-    printf("%s\nOptions:\n", usage);
     for (const cli_option *o = opts; o->name; o++) {
         char left[64];
         if (o->short_name)
@@ -28,9 +27,15 @@ static void print_help(const char *usage, const cli_option *opts)
         else
             snprintf(left, sizeof left, "    --%s%s%s", o->name, o->metavar ? " " : "",
                      o->metavar ? o->metavar : "");
-        printf("  %-26s %s\n", left, o->help);
+        fprintf(f, "  %-26s %s\n", left, o->help);
     }
-    printf("  %-26s %s\n", "-h, --help", "show this help");
+    fprintf(f, "  %-26s %s\n", "-h, --help", "show this help");
+}
+
+static void print_help(const char *usage, const cli_option *opts)
+{
+    printf("%s\nOptions:\n", usage);
+    cli_options_usage(stdout, opts);
 }
 
 int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,

@@ -1,7 +1,8 @@
 /*
- * cli.h: what the subcommands of the storbench program share: the option
- * table that drives both parsing and --help, the output and archive options
- * of the measuring commands, signals, progress on stderr, printing a run
+ * cli.h: what the subcommands of the storbench program share: parsing an
+ * option table (the tables themselves are cli_tables.h's), the output and
+ * archive options of the measuring commands, signals, progress on stderr,
+ * printing a run
  * (cli.c), the start and end of a measured run (cli_run.c), saving it
  * (cli_save.c) and reading the archive (cli_archive.c).
  */
@@ -12,6 +13,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "cli_tables.h"
 #include "storbench/job.h"
 #include "storbench/report.h"
 #include "storbench/result.h"
@@ -26,14 +28,6 @@ enum {
     CLI_EXIT_INTERRUPTED = 130,
 };
 
-/* One command-line option; a table of these drives getopt_long and --help. */
-typedef struct cli_option {
-    const char *name;    /* long name without "--" */
-    char short_name;     /* 0 for none */
-    const char *metavar; /* NULL for a flag */
-    const char *help;
-} cli_option;
-
 /* Parses argv against opts (terminated by a zeroed entry). For each option
  * found, calls handle(index into opts, argument or NULL, ctx), which returns
  * false after printing an error. Non-option arguments are left in
@@ -42,14 +36,13 @@ typedef struct cli_option {
 int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
               bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg);
 
-/* A command of a command table (the program's, `storbench results`'s):
- * its name, what runs it (cmdline: the whole command line as typed), and
- * its one-line summary for the usage text. */
-typedef struct cli_command {
-    const char *name;
-    int (*fn)(const char *cmdline, int argc, char **argv);
-    const char *summary;
-} cli_command;
+/* Writes one line per option of opts, "  -c, --name METAVAR  help", and
+ * the line of -h, --help, to f: the Options section of a usage text. */
+void cli_options_usage(FILE *f, const cli_option *opts);
+
+/* What runs a command of a command table (cli_tables.h): cmdline is the
+ * whole command line as typed; argv[0] is the command's name. */
+typedef int (*cli_command_fn)(const char *cmdline, int argc, char **argv);
 /* The command of cmds[0 .. n) named name, or NULL. */
 const cli_command *cli_command_find(const cli_command *cmds, size_t n, const char *name);
 /* Writes head, then "  NAME     SUMMARY" for each command of cmds[0 .. n),
@@ -159,46 +152,23 @@ typedef struct cli_save {
     sb_kvs labels; /* --label KEY=VALUE, in order; freed by cli_save_free */
 } cli_save;
 
-/* The archive options of every command that measures, as the last three
- * entries of its option table (its enum ends with O_DB, their first):
- * --db PATH, --no-save and --label KEY=VALUE, whose short name is
- * label_short (0 for none). cli_save_option handles them. */
-#define CLI_SAVE_OPTIONS(label_short)                                                              \
-    { "db", 0, "PATH",                                                                             \
-      "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },             \
-        { "no-save", 0, NULL, "do not save the run in the archive" },                              \
-    {                                                                                              \
-        "label", label_short, "KEY=VALUE",                                                         \
-            "a label stored with the run, such as drive=6401 (repeatable)"                         \
-    }
-enum { CLI_SAVE_DB, CLI_SAVE_NO_SAVE, CLI_SAVE_LABEL };
 /* The last line of a measuring command's usage text. */
 #define CLI_SAVE_USAGE                                                                             \
     "The run is saved in the results archive unless --no-save (storbench results).\n"
-/* Handles one of those options (which: CLI_SAVE_*, the option's index minus
- * O_DB); returns false after printing the error when its argument is bad. */
+/* Handles one of the archive options, CLI_SAVE_OPTIONS (cli_tables.h; which:
+ * CLI_SAVE_*, the option's index less that of the first); returns false
+ * after printing the error when its argument is bad. */
 bool cli_save_option(int which, const char *arg, cli_save *save);
 
 /* A command's --format: its name to sb_format, SB_E_INVALID (the message
  * naming the option) for a format the command does not write. */
 typedef sb_status (*cli_format_parser)(const char *arg, sb_format *out, sb_error *err);
 
-/* The output options of a measuring command, as four entries of its option
- * table followed by CLI_SAVE_OPTIONS (its enum ends with O_FORMAT, the
- * first of the seven): -f/--format FMT, -o/--output
- * FILE, --si and -q/--quiet, with the command's own help for the three
- * whose meaning differs. cli_output_option handles all seven. */
-#define CLI_OUTPUT_OPTIONS(format_help, si_help, quiet_help)                                       \
-    { "format", 'f', "FMT", format_help },                                                         \
-        { "output", 'o', "FILE", "write the results to FILE instead of stdout" },                  \
-        { "si", 0, NULL, si_help },                                                                \
-    {                                                                                              \
-        "quiet", 'q', NULL, quiet_help                                                             \
-    }
-enum { CLI_OUTPUT_FORMAT, CLI_OUTPUT_PATH, CLI_OUTPUT_SI, CLI_OUTPUT_QUIET, CLI_OUTPUT_SAVE };
-/* Handles one of those options (which: the option's index minus O_FORMAT;
- * CLI_OUTPUT_SAVE + CLI_SAVE_* for the archive's), --format through parse;
- * returns false after printing the error when its argument is bad. */
+/* Handles one of the output options, CLI_OUTPUT_OPTIONS and the
+ * CLI_SAVE_OPTIONS after them (cli_tables.h; which: the option's index less
+ * that of *_FORMAT; CLI_OUTPUT_SAVE + CLI_SAVE_* for the archive's),
+ * --format through parse; returns false after printing the error when its
+ * argument is bad. */
 bool cli_output_option(int which, const char *arg, cli_output *out, cli_save *save,
                        cli_format_parser parse);
 
@@ -266,6 +236,12 @@ typedef int (*cli_runs_fn)(const struct sb_compare_run *runs, size_t n, const vo
  * or the code of what failed before it (its error printed). */
 int cli_on_runs(const char *db, const struct sb_store_filter *filter, const char *cmd, char **argv,
                 int first, int argc, bool latest, cli_runs_fn fn, const void *ctx);
+
+/* What this build is (cli_build.c, which meson writes from cli_build.c.in):
+ * the git revision it was built from ("unknown" when that was not known),
+ * and what was built in, one "name: yes|no|VERSION" line each. */
+extern const char cli_build_revision[];
+extern const char cli_build_features[];
 
 /* Subcommands: argv[0] is the subcommand's name; cmdline is the whole
  * command line as typed, recorded with the run. */

@@ -15,51 +15,6 @@
 #include "storbench/probe.h"
 #include "storbench/units.h"
 
-enum {
-    O_DIR,
-    O_SIZE,
-    O_FILES,
-    O_MACHINE,
-    O_REPEAT,
-    O_QUIET,
-    O_SYNC,
-    O_CONC,
-    O_FAST,
-    O_CHAR_SIZE,
-    O_RAM,
-    O_BONNIE_SIZE,
-    O_SEED,
-    O_NO_DIRECT,
-    O_DB, /* the first of CLI_SAVE_OPTIONS */
-};
-
-static const cli_option bonnie_opts[] = {
-    [O_DIR] = { "directory", 'd', "DIR", "the directory to test in (or give it as TARGET)" },
-    [O_SIZE] = { "size", 's', "SPEC",
-                 "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]: file size in MiB (default 256; 0 skips the I/O tests), chunk in bytes "
-                 "(8192), seeks (8192) and seeker threads (5); units work too (1g:64k)" },
-    [O_FILES] = { "files", 'n', "SPEC",
-                  "N[:MAX[:MIN[:DIRS[:CHUNK]]]]: N x 1024 files (default 16; 0 skips the file tests) of MIN..MAX bytes "
-                  "(default 0) in DIRS directories, written in CHUNK bytes" },
-    [O_MACHINE] = { "machine", 'm', "NAME", "the machine's name in the report (default: host)" },
-    [O_REPEAT] = { "repeat", 'x', "N", "run N times, one CSV line each (no text report)" },
-    [O_QUIET] = { "quiet", 'q', NULL,
-                  "only the CSV line on stdout, the text report on stderr; no progress" },
-    [O_SYNC] = { "sync-writes", 'b', NULL,
-                 "fsync after every write (block, rewrite, seek, file create and delete)" },
-    [O_CONC] = { "concurrency", 'c', "N", "N copies of every test at once (default 1)" },
-    [O_FAST] = { "fast", 'f', NULL, "skip the per-char tests" },
-    [O_CHAR_SIZE] = { "char-size", 0, "SIZE", "the per-char tests' size in MiB (default 3)" },
-    [O_RAM] = { "ram", 'r', "SIZE", "RAM in MiB: without -s, bonnie++'s file of twice the RAM" },
-    [O_BONNIE_SIZE] = { "bonnie-size", 0, NULL,
-                        "bonnie++'s rule with this machine's RAM: a file twice its size" },
-    [O_SEED] = { "seed", 'z', "N", "seed of the random seeks and file names" },
-    [O_NO_DIRECT] = { "no-direct", 0, NULL,
-                      "seeks read buffered (the file's cache dropped first), not O_DIRECT" },
-    CLI_SAVE_OPTIONS(0),
-    { 0 },
-};
-
 typedef struct bonnie_args {
     sb_bonnie_config cfg;
     const char *dir;
@@ -179,13 +134,13 @@ static bool bonnie_option(int idx, const char *arg, void *ctx)
     sb_error err;
     sb_status st = SB_OK;
     unsigned long long v;
-    if (idx >= O_DB)
-        return cli_save_option(idx - O_DB, arg, &a->save);
+    if (idx >= BONNIE_DB)
+        return cli_save_option(idx - BONNIE_DB, arg, &a->save);
     switch (idx) {
-    case O_DIR: a->dir = arg; break;
-    case O_SIZE: st = parse_s(a, arg, &err); break;
-    case O_FILES: st = parse_n(a, arg, &err); break;
-    case O_MACHINE:
+    case BONNIE_DIR: a->dir = arg; break;
+    case BONNIE_SIZE: st = parse_s(a, arg, &err); break;
+    case BONNIE_FILES: st = parse_n(a, arg, &err); break;
+    case BONNIE_MACHINE:
         if (!*arg || strpbrk(arg, ",\n\r"))
             st = sb_error_set(&err, SB_E_INVALID, 0,
                               "-m: the machine name must be non-empty, without commas or line "
@@ -193,33 +148,33 @@ static bool bonnie_option(int idx, const char *arg, void *ctx)
         else
             c->machine = arg;
         break;
-    case O_REPEAT:
+    case BONNIE_REPEAT:
         st = parse_uint(arg, "-x", 100000, &v, &err);
         if (st == SB_OK && v == 0)
             st = sb_error_set(&err, SB_E_INVALID, 0, "-x: run at least once");
         a->repeat = (unsigned)v;
         break;
-    case O_QUIET: a->quiet = true; break;
-    case O_SYNC: c->sync_writes = true; break;
-    case O_CONC:
+    case BONNIE_QUIET: a->quiet = true; break;
+    case BONNIE_SYNC: c->sync_writes = true; break;
+    case BONNIE_CONC:
         st = parse_uint(arg, "-c", SB_BONNIE_MAX_CONCURRENCY, &v, &err);
         if (st == SB_OK && v == 0)
             st = sb_error_set(&err, SB_E_INVALID, 0, "-c: the concurrency must be at least 1");
         c->concurrency = (unsigned)v;
         break;
-    case O_FAST: c->char_bytes = 0; break;
-    case O_CHAR_SIZE: st = parse_sz(arg, "--char-size", 1u << 20, &c->char_bytes, &err); break;
-    case O_RAM:
+    case BONNIE_FAST: c->char_bytes = 0; break;
+    case BONNIE_CHAR_SIZE: st = parse_sz(arg, "--char-size", 1u << 20, &c->char_bytes, &err); break;
+    case BONNIE_RAM:
         st = parse_sz(arg, "-r", 1u << 20, &a->ram_bytes, &err);
         if (st == SB_OK && a->ram_bytes == 0)
             st = sb_error_set(&err, SB_E_INVALID, 0, "-r: the RAM size must be more than 0");
         break;
-    case O_BONNIE_SIZE: a->bonnie_size = true; break;
-    case O_SEED:
+    case BONNIE_BONNIE_SIZE: a->bonnie_size = true; break;
+    case BONNIE_SEED:
         st = parse_uint(arg, "-z", UINT64_MAX / 10, &v, &err);
         c->seed = v;
         break;
-    case O_NO_DIRECT: c->direct_seeks = false; break;
+    case BONNIE_NO_DIRECT: c->direct_seeks = false; break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -287,7 +242,7 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv)
     sb_bonnie_config_init(&a.cfg);
     a.cfg.seed = (uint64_t)sb_clock_unix_s() ^ ((uint64_t)getpid() << 16);
     int first;
-    int rc = cli_parse(argc, argv, bonnie_opts, bonnie_usage, bonnie_option, &a, &first);
+    int rc = cli_parse(argc, argv, cli_bonnie_opts, bonnie_usage, bonnie_option, &a, &first);
     if (rc == CLI_EXIT_OK && first < argc) {
         if (argc - first > 1 || a.dir) {
             rc = cli_usage_error("bonnie: one TARGET directory (given %s)",

@@ -9,18 +9,6 @@
 #include "storbench/report.h"
 #include "storbench/sink.h"
 
-enum {
-    O_FORMAT,
-    O_ROOT,
-};
-
-static const cli_option info_opts[] = {
-    [O_FORMAT] = { "format", 'f', "FMT", "text (default) or json" },
-    [O_ROOT] = { "root", 0, "DIR",
-                 "testing aid: read /proc and /sys under DIR instead of / (a fake tree)" },
-    { 0 },
-};
-
 typedef struct info_args {
     sb_format format;
     const char *root;
@@ -31,13 +19,13 @@ static bool info_option(int idx, const char *arg, void *ctx)
     info_args *a = ctx;
     sb_error err;
     switch (idx) {
-    case O_FORMAT:
+    case INFO_FORMAT:
         if (sb_report_parse_format(arg, &a->format, &err) != SB_OK || a->format == SB_FORMAT_CSV) {
             cli_error("--format: '%s' is not a format for info (text, json)", arg);
             return false;
         }
         return true;
-    case O_ROOT: a->root = arg; return true;
+    case INFO_ROOT: a->root = arg; return true;
     default: return true;
     }
 }
@@ -57,7 +45,7 @@ int cmd_info(const char *cmdline, int argc, char **argv)
     (void)cmdline;
     info_args a = { .format = SB_FORMAT_TEXT };
     int first;
-    int rc = cli_parse(argc, argv, info_opts, info_usage, info_option, &a, &first);
+    int rc = cli_parse(argc, argv, cli_info_opts, info_usage, info_option, &a, &first);
     if (rc != CLI_EXIT_OK)
         return rc < 0 ? CLI_EXIT_OK : rc;
     if (argc - first > 1) {

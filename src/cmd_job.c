@@ -18,31 +18,6 @@
 #include "storbench/probe.h"
 #include "storbench/units.h"
 
-enum {
-    O_OUTPUT_FORMAT,
-    O_OUTPUT,
-    O_SI,
-    O_PARSE_ONLY,
-    O_DESTRUCTIVE,
-    O_QUIET,
-    O_DB, /* the first of CLI_SAVE_OPTIONS */
-};
-
-static const cli_option job_opts[] = {
-    [O_OUTPUT_FORMAT] = { "output-format", 0, "FORMAT",
-                          "normal (tables, the default) or json (fio's JSON format)" },
-    [O_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout" },
-    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s" },
-    [O_PARSE_ONLY] = { "parse-only", 0, NULL,
-                       "read the jobs, print them as storbench understood them, run nothing" },
-    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
-                        "allow writing to a block device or to a file storbench did not create "
-                        "(never a mounted device)" },
-    [O_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes" },
-    CLI_SAVE_OPTIONS(0),
-    { 0 },
-};
-
 typedef struct job_args {
     cli_output out;
     bool parse_only;
@@ -68,16 +43,16 @@ static bool job_option(int idx, const char *arg, void *ctx)
     job_args *a = ctx;
     /* The output options, in fio's order and words. */
     static const int output[] = {
-        [O_OUTPUT_FORMAT] = CLI_OUTPUT_FORMAT,
-        [O_OUTPUT] = CLI_OUTPUT_PATH,
-        [O_SI] = CLI_OUTPUT_SI,
-        [O_QUIET] = CLI_OUTPUT_QUIET,
+        [JOB_OUTPUT_FORMAT] = CLI_OUTPUT_FORMAT,
+        [JOB_OUTPUT] = CLI_OUTPUT_PATH,
+        [JOB_SI] = CLI_OUTPUT_SI,
+        [JOB_QUIET] = CLI_OUTPUT_QUIET,
     };
-    if (idx >= O_DB)
-        return cli_save_option(idx - O_DB, arg, &a->save);
+    if (idx >= JOB_DB)
+        return cli_save_option(idx - JOB_DB, arg, &a->save);
     switch (idx) {
-    case O_PARSE_ONLY: a->parse_only = true; return true;
-    case O_DESTRUCTIVE: a->destructive = true; return true;
+    case JOB_PARSE_ONLY: a->parse_only = true; return true;
+    case JOB_DESTRUCTIVE: a->destructive = true; return true;
     default: return cli_output_option(output[idx], arg, &a->out, &a->save, job_format);
     }
 }
@@ -97,7 +72,7 @@ static const char job_usage[] =
 static void print_job_help(void)
 {
     printf("%s\nOptions:\n  -h, --help                   this help\n", job_usage);
-    for (const cli_option *o = job_opts; o->name; o++) {
+    for (const cli_option *o = cli_job_opts; o->name; o++) {
         char left[64];
         snprintf(left, sizeof left, "%s%c%s--%s%s%s", o->short_name ? "-" : "",
                  o->short_name ? o->short_name : ' ', o->short_name ? ", " : "   ", o->name,
@@ -210,7 +185,7 @@ int cmd_job(const char *cmdline, int argc, char **argv)
     }
     int first = n_own;
     if (rc == CLI_EXIT_OK)
-        rc = cli_parse(n_own, own, job_opts, job_usage, job_option, &a, &first);
+        rc = cli_parse(n_own, own, cli_job_opts, job_usage, job_option, &a, &first);
     cli_notes ls;
     sb_sink notes;
     cli_notes_init(&ls, &notes, a.out.quiet);

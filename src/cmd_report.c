@@ -23,30 +23,6 @@
 #include "storbench/html.h"
 #include "storbench/store.h"
 
-enum {
-    O_OUTPUT,
-    O_FORMAT,
-    O_CHART,
-    O_SI,
-    O_FILTER,
-    O_HOST,
-    O_SINCE,
-    O_DB,
-};
-
-static const cli_option report_opts[] = {
-    [O_OUTPUT] = { "output", 'o', "FILE", "write the report to FILE (default: standard output)" },
-    [O_FORMAT] = { "format", 'f', "FMT", "html (default): the whole page; svg: one chart" },
-    [O_CHART] = { "chart", 0, "N", "with --format svg: the N-th chart of the page (default 1)" },
-    [O_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
-    [O_FILTER] = { "filter", 0, "KEY=VALUE", "only runs with this label (repeatable: all match)" },
-    [O_HOST] = { "host", 0, "HOST", "only runs made on this host (its hostname)" },
-    [O_SINCE] = { "since", 0, "DATE", "only runs started at or after YYYY-MM-DD[THH:MM] (UTC)" },
-    [O_DB] = { "db", 0, "PATH",
-               "the results archive (default $STORBENCH_DB, else in the XDG data directory)" },
-    { 0 },
-};
-
 static const char report_usage[] =
     "usage: storbench report [OPTIONS] [ID...]\n"
     "\n"
@@ -75,20 +51,20 @@ static bool report_option(int idx, const char *arg, void *ctx)
     report_args *a = ctx;
     sb_error err;
     switch (idx) {
-    case O_OUTPUT:
+    case REPORT_OUTPUT:
         if (!*arg) {
             cli_error("--output: the file name is empty");
             return false;
         }
         a->output = arg;
         return true;
-    case O_FORMAT:
+    case REPORT_FORMAT:
         if (sb_html_parse_format(arg, &a->format, &err) != SB_OK) {
             cli_error("%s", err.msg);
             return false;
         }
         return true;
-    case O_CHART: {
+    case REPORT_CHART: {
         char *end;
         errno = 0;
         unsigned long v = strtoul(arg, &end, 10);
@@ -100,21 +76,21 @@ static bool report_option(int idx, const char *arg, void *ctx)
         a->chart_given = true;
         return true;
     }
-    case O_SI: a->html.si = true; return true;
-    case O_FILTER:
+    case REPORT_SI: a->html.si = true; return true;
+    case REPORT_FILTER:
         if (!cli_parse_label(arg, "--filter", &a->labels))
             return false;
         a->filter.labels = &a->labels;
         return true;
-    case O_HOST: a->filter.host = arg; return true;
-    case O_SINCE:
+    case REPORT_HOST: a->filter.host = arg; return true;
+    case REPORT_SINCE:
         if (!cli_parse_since(arg, &a->filter.since_unix)) {
             cli_error("--since: '%s' is not YYYY-MM-DD or YYYY-MM-DDTHH:MM (UTC)", arg);
             return false;
         }
         a->filter.has_since = true;
         return true;
-    case O_DB: a->db = arg; return true;
+    case REPORT_DB: a->db = arg; return true;
     default: return true;
     }
 }
@@ -201,7 +177,7 @@ int cmd_report(const char *cmdline, int argc, char **argv)
     (void)cmdline;
     report_args a = { .format = SB_HTML_PAGE };
     int first;
-    int rc = cli_parse(argc, argv, report_opts, report_usage, report_option, &a, &first);
+    int rc = cli_parse(argc, argv, cli_report_opts, report_usage, report_option, &a, &first);
     bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
     if (rc == CLI_EXIT_OK && first < argc && filters)
         rc = cli_usage_error("report: give run IDs or filters, not both");

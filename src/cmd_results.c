@@ -32,6 +32,7 @@ typedef struct results_args {
     sb_format format;
     sb_export_format export_format;
     bool export_cmd; /* --format means csv|json, not text|csv|json */
+    bool ids_only;   /* list --ids */
     sb_report_opts report;
 } results_args;
 
@@ -62,59 +63,14 @@ static bool results_option(int idx, const char *arg, void *ctx)
         }
     } else if (strcmp(name, "si") == 0) {
         a->report.si = true;
+    } else if (strcmp(name, "ids") == 0) {
+        a->ids_only = true;
     } else if (strcmp(name, "label") == 0) {
         if (!cli_parse_label(arg, "--label", &a->labels))
             return false;
     }
     return true;
 }
-
-/* Each subcommand has its own table (so --help lists exactly what it
- * takes); results_option matches options by name. */
-#define HELP_DB "the results archive (default $STORBENCH_DB, else in the XDG data directory)"
-#define HELP_FILTER "only runs with this label (repeatable: all must match)"
-#define HELP_HOST "only runs made on this host (its hostname)"
-#define HELP_SINCE "only runs started at or after YYYY-MM-DD[THH:MM] (UTC)"
-
-static const cli_option list_opts[] = {
-    { "filter", 0, "KEY=VALUE", HELP_FILTER },
-    { "host", 0, "HOST", HELP_HOST },
-    { "since", 0, "DATE", HELP_SINCE },
-    { "db", 0, "PATH", HELP_DB },
-    { 0 },
-};
-static const cli_option show_opts[] = {
-    { "format", 'f', "FMT", "text (default), csv or json" },
-    { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
-    { "db", 0, "PATH", HELP_DB },
-    { 0 },
-};
-static const cli_option delete_opts[] = {
-    { "db", 0, "PATH", HELP_DB },
-    { 0 },
-};
-static const cli_option compare_opts[] = {
-    { "format", 'f', "FMT", "text (default), csv or json" },
-    { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s" },
-    { "filter", 0, "KEY=VALUE", HELP_FILTER },
-    { "host", 0, "HOST", HELP_HOST },
-    { "since", 0, "DATE", HELP_SINCE },
-    { "db", 0, "PATH", HELP_DB },
-    { 0 },
-};
-static const cli_option import_opts[] = {
-    { "label", 'l', "KEY=VALUE", "add a label to every imported run (repeatable)" },
-    { "db", 0, "PATH", HELP_DB },
-    { 0 },
-};
-static const cli_option export_opts[] = {
-    { "format", 'f', "FMT", "csv (default) or json" },
-    { "filter", 0, "KEY=VALUE", HELP_FILTER },
-    { "host", 0, "HOST", HELP_HOST },
-    { "since", 0, "DATE", HELP_SINCE },
-    { "db", 0, "PATH", HELP_DB },
-    { 0 },
-};
 
 static const char list_usage[] =
     "usage: storbench results list [OPTIONS]\n"
@@ -196,7 +152,7 @@ static int results_list(const char *cmdline, int argc, char **argv)
     (void)cmdline;
     results_args a = { 0 };
     int first;
-    int rc = parse(argc, argv, list_opts, list_usage, &a, &first);
+    int rc = parse(argc, argv, cli_results_list_opts, list_usage, &a, &first);
     if (rc == CLI_EXIT_OK && first < argc)
         rc = cli_usage_error("results list: unexpected argument '%s' (see --help)", argv[first]);
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
@@ -210,7 +166,14 @@ static int results_list(const char *cmdline, int argc, char **argv)
             sb_buf buf = { 0 };
             sb_sink sink;
             sb_sink_init_buf(&sink, &buf);
-            rc = cli_put_rendered(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err, &buf);
+            if (a.ids_only) {
+                for (size_t i = 0; i < l.n; i++)
+                    sb_sink_printf(&sink, "%lld\n", (long long)l.v[i].id);
+                rc = cli_put_rendered(sb_sink_status(&sink, &err), &err, &buf);
+            } else {
+                rc = cli_put_rendered(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err,
+                                      &buf);
+            }
             sb_buf_free(&buf);
         }
         sb_run_summaries_free(&l);
@@ -241,7 +204,7 @@ static int results_show(const char *cmdline, int argc, char **argv)
     results_args a = { .format = SB_FORMAT_TEXT };
     int first;
     int64_t id = 0;
-    int rc = parse(argc, argv, show_opts, show_usage, &a, &first);
+    int rc = parse(argc, argv, cli_results_show_opts, show_usage, &a, &first);
     if (rc == CLI_EXIT_OK && argc - first != 1)
         rc = cli_usage_error("results show: give one run ID (see storbench results list)");
     if (rc == CLI_EXIT_OK && !cli_parse_run_id(argv[first], &id))
@@ -277,7 +240,7 @@ static int results_delete(const char *cmdline, int argc, char **argv)
     (void)cmdline;
     results_args a = { 0 };
     int first;
-    int rc = parse(argc, argv, delete_opts, delete_usage, &a, &first);
+    int rc = parse(argc, argv, cli_results_delete_opts, delete_usage, &a, &first);
     if (rc == CLI_EXIT_OK && first >= argc)
         rc = cli_usage_error("results delete: give the ID of a run (see storbench results list)");
     int64_t id;
@@ -326,7 +289,7 @@ static int results_export(const char *cmdline, int argc, char **argv)
     (void)cmdline;
     results_args a = { .export_cmd = true, .export_format = SB_EXPORT_CSV };
     int first;
-    int rc = parse(argc, argv, export_opts, export_usage, &a, &first);
+    int rc = parse(argc, argv, cli_results_export_opts, export_usage, &a, &first);
     if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
     if (rc == CLI_EXIT_OK && first < argc &&
@@ -355,7 +318,7 @@ static int results_compare(const char *cmdline, int argc, char **argv)
     (void)cmdline;
     results_args a = { .format = SB_FORMAT_TEXT };
     int first;
-    int rc = parse(argc, argv, compare_opts, compare_usage, &a, &first);
+    int rc = parse(argc, argv, cli_results_compare_opts, compare_usage, &a, &first);
     bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
     if (rc == CLI_EXIT_OK && first < argc && filters) {
         rc = cli_usage_error("results compare: give run IDs or filters, not both");
@@ -379,7 +342,7 @@ static int results_import(const char *cmdline, int argc, char **argv)
     (void)cmdline;
     results_args a = { 0 };
     int first;
-    int rc = parse(argc, argv, import_opts, import_usage, &a, &first);
+    int rc = parse(argc, argv, cli_results_import_opts, import_usage, &a, &first);
     if (rc == CLI_EXIT_OK && first >= argc)
         rc = cli_usage_error("results import: give the files to import");
     size_t n = rc == CLI_EXIT_OK ? (size_t)(argc - first) : 0;
@@ -445,15 +408,15 @@ static int results_import(const char *cmdline, int argc, char **argv)
 
 /* ---- the command ----------------------------------------------------------- */
 
-static const cli_command subcommands[] = {
-    { "list", results_list, "the saved runs: id, time, host, labels, targets, command" },
-    { "show", results_show, "a saved run's tables, as first printed" },
-    { "compare", results_compare, "runs side by side, differences in % against the first" },
-    { "export", results_export, "runs as CSV or JSON, one row per measurement" },
-    { "import", results_import, "add fio JSON, bonnie++ CSV and zcav logs to the archive" },
-    { "delete", results_delete, "delete saved runs" },
+/* What runs each command of cli_results_commands (cli_tables.c), by its
+ * index. */
+static const cli_command_fn results_fns[] = {
+    [CLI_RESULTS_LIST] = results_list,       [CLI_RESULTS_SHOW] = results_show,
+    [CLI_RESULTS_COMPARE] = results_compare, [CLI_RESULTS_EXPORT] = results_export,
+    [CLI_RESULTS_IMPORT] = results_import,   [CLI_RESULTS_DELETE] = results_delete,
 };
-enum { N_SUBCOMMANDS = sizeof subcommands / sizeof subcommands[0] };
+_Static_assert(CLI_TABLE_LEN(results_fns) == CLI_N_RESULTS_COMMANDS,
+               "one function per CLI_RESULTS_ index");
 
 static void results_usage(FILE *f)
 {
@@ -464,7 +427,7 @@ static void results_usage(FILE *f)
         "in one SQLite file (--db PATH, else $STORBENCH_DB, else\n"
         "$XDG_DATA_HOME/storbench/results.db, else ~/.local/share/storbench/results.db).\n\n"
         "Commands:\n",
-        subcommands, N_SUBCOMMANDS,
+        cli_results_commands, CLI_N_RESULTS_COMMANDS,
         "\n'storbench results COMMAND --help' lists a command's options.\n");
 }
 
@@ -478,9 +441,10 @@ int cmd_results(const char *cmdline, int argc, char **argv)
         results_usage(stdout);
         return CLI_EXIT_OK;
     }
-    const cli_command *sub = cli_command_find(subcommands, N_SUBCOMMANDS, argv[1]);
+    const cli_command *sub =
+        cli_command_find(cli_results_commands, CLI_N_RESULTS_COMMANDS, argv[1]);
     if (sub)
-        return sub->fn(cmdline, argc - 1, argv + 1);
+        return results_fns[sub - cli_results_commands](cmdline, argc - 1, argv + 1);
     return cli_usage_error(
         "results: unknown command '%s' (list, show, compare, export, import or delete)", argv[1]);
 }

@@ -13,31 +13,6 @@
 #include "storbench/suite.h"
 #include "storbench/units.h"
 
-enum {
-    O_TIME,
-    O_SIZE,
-    O_PROFILE,
-    O_ENGINE,
-    O_DRY_RUN,
-    O_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
-};
-
-static const cli_option run_opts[] = {
-    [O_TIME] = { "time", 't', "DURATION", "time per test of the standard suite (default 5s)" },
-    [O_SIZE] = { "size", 's', "SIZE",
-                 "test file size (default 1g, or 3/4 of the free space when that is less)" },
-    [O_PROFILE] = { "profile", 'p', "NAME",
-                    "standard (default) or pi: the tests and score of PiBenchmarks' Storage.sh" },
-    [O_ENGINE] = { "engine", 'e', "NAME",
-                   "the asynchronous engine for the queued tests: io_uring (default) or libaio" },
-    [O_DRY_RUN] = { "dry-run", 'n', NULL,
-                    "print the tests as a storbench job (fio) command line, run nothing" },
-    CLI_OUTPUT_OPTIONS("text (default), json (storbench's) or fio-json",
-                       "MB/s (10^6 bytes/s) instead of MiB/s", "no progress line, no notes"),
-    CLI_SAVE_OPTIONS(0),
-    { 0 },
-};
-
 typedef struct run_args {
     sb_suite_config cfg;
     cli_output out;
@@ -65,17 +40,17 @@ static bool run_option(int idx, const char *arg, void *ctx)
     sb_error err;
     sb_status st = SB_OK;
     uint64_t v;
-    if (idx >= O_FORMAT)
-        return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, run_format);
+    if (idx >= RUN_FORMAT)
+        return cli_output_option(idx - RUN_FORMAT, arg, &a->out, &a->save, run_format);
     switch (idx) {
-    case O_TIME:
+    case RUN_TIME:
         st = sb_parse_time_ns(arg, "--time", &v, &err);
         if (st == SB_OK && (v < 100000000ull || v > 3600000000000ull))
             st = sb_error_set(&err, SB_E_INVALID, 0, "--time: '%s' is not from 100ms to 1h", arg);
         if (st == SB_OK)
             a->cfg.runtime_us = v / 1000;
         break;
-    case O_SIZE:
+    case RUN_SIZE:
         st = sb_parse_size(arg, "--size", &v, &err);
         if (st == SB_OK && v < SB_SUITE_MIN_SIZE)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' is less than %llu MiB", arg,
@@ -83,7 +58,7 @@ static bool run_option(int idx, const char *arg, void *ctx)
         if (st == SB_OK)
             a->cfg.size_bytes = v;
         break;
-    case O_PROFILE:
+    case RUN_PROFILE:
         if (strcmp(arg, "standard") == 0)
             a->cfg.profile = SB_SUITE_STANDARD;
         else if (strcmp(arg, "pi") == 0)
@@ -92,14 +67,14 @@ static bool run_option(int idx, const char *arg, void *ctx)
             st = sb_error_set(&err, SB_E_INVALID, 0,
                               "--profile: '%s' is not a profile (standard, pi)", arg);
         break;
-    case O_ENGINE:
+    case RUN_ENGINE:
         if (!sb_job_engine_exists(arg))
             st = sb_error_set(&err, SB_E_INVALID, 0,
                               "--engine: '%s' is not an engine (io_uring, libaio, psync, sync)",
                               arg);
         a->cfg.engine = arg;
         break;
-    case O_DRY_RUN: a->dry_run = true; break;
+    case RUN_DRY_RUN: a->dry_run = true; break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -175,7 +150,7 @@ int cmd_run(const char *cmdline, int argc, char **argv)
     run_args a = { .out = { .format = SB_FORMAT_TEXT } };
     sb_suite_config_init(&a.cfg);
     int first;
-    int rc = cli_parse(argc, argv, run_opts, run_usage, run_option, &a, &first);
+    int rc = cli_parse(argc, argv, cli_run_opts, run_usage, run_option, &a, &first);
     static const char *const here[] = { "." };
     const char *const *dirs = first < argc ? (const char *const *)argv + first : here;
     size_t n = first < argc ? (size_t)(argc - first) : 1;

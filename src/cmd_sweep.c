@@ -10,50 +10,6 @@
 #include "storbench/probe.h"
 #include "storbench/units.h"
 
-enum {
-    O_BS,
-    O_SIZE,
-    O_FILE_SIZE,
-    O_MIN_TIME,
-    O_MAX_TIME,
-    O_MAX_BYTES,
-    O_SPREAD,
-    O_INTERVAL,
-    O_PAUSE,
-    O_ONLY,
-    O_NO_DIRECT,
-    O_DROP_CACHES,
-    O_ENGINE,
-    O_DESTRUCTIVE,
-    O_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
-};
-
-static const cli_option sweep_opts[] = {
-    [O_BS] = { "bs", 'b', "LIST",
-               "block sizes: 4k,64k,1m or a power-of-two range 512-1m (default 8-1m)" },
-    [O_SIZE] = { "size", 's', "SIZE",
-                 "fixed mode: write and read exactly SIZE per block size (the seed method)" },
-    [O_FILE_SIZE] = { "file-size", 0, "SIZE", "test file size in adaptive mode (default 64m)" },
-    [O_MIN_TIME] = { "min-time", 0, "TIME", "adaptive: least time per point (default 1s)" },
-    [O_MAX_TIME] = { "max-time", 0, "TIME", "adaptive: most time per point (default 10s)" },
-    [O_MAX_BYTES] = { "max-bytes", 0, "SIZE", "adaptive: most bytes per point (default 4g)" },
-    [O_SPREAD] = { "spread", 0, "PCT",
-                   "adaptive: stop when the 95% spread is within PCT% of the mean (default 2)" },
-    [O_INTERVAL] = { "interval", 0, "TIME", "adaptive: length of one sample (default 100ms)" },
-    [O_PAUSE] = { "pause", 0, "TIME", "idle time before each point (default 300ms, 0 for none)" },
-    [O_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests" },
-    [O_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (reads are buffered, made cold)" },
-    [O_DROP_CACHES] = { "drop-caches", 0, NULL,
-                        "also drop all caches before each read point (root)" },
-    [O_ENGINE] = { "engine", 0, "NAME", "sync (read/write, default) or psync (pread/pwrite)" },
-    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
-                        "allow writing to a block device (never to a mounted one)" },
-    CLI_OUTPUT_OPTIONS("text (default), csv or json", "MB/s (10^6 bytes) instead of MiB/s",
-                       "no progress line"),
-    CLI_SAVE_OPTIONS('l'),
-    { 0 },
-};
-
 typedef struct sweep_args {
     sb_sweep_config cfg;
     cli_output out;
@@ -82,27 +38,34 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     sb_sweep_config *c = &a->cfg;
     sb_error err;
     sb_status st = SB_OK;
-    if (idx >= O_FORMAT)
-        return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, sb_report_parse_format);
+    if (idx >= SWEEP_FORMAT)
+        return cli_output_option(idx - SWEEP_FORMAT, arg, &a->out, &a->save,
+                                 sb_report_parse_format);
     switch (idx) {
-    case O_BS: st = sb_parse_size_list(arg, "--bs", c->bs, SB_SWEEP_MAX_BS, &c->n_bs, &err); break;
-    case O_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->fixed_bytes, &err); break;
-    case O_FILE_SIZE: st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err); break;
-    case O_MIN_TIME: st = sb_parse_time_ns(arg, "--min-time", &c->min_ns, &err); break;
-    case O_MAX_TIME: st = cli_parse_time_nonzero(arg, "--max-time", &c->max_ns, &err); break;
-    case O_MAX_BYTES: st = cli_parse_size_nonzero(arg, "--max-bytes", &c->max_bytes, &err); break;
-    case O_SPREAD:
+    case SWEEP_BS:
+        st = sb_parse_size_list(arg, "--bs", c->bs, SB_SWEEP_MAX_BS, &c->n_bs, &err);
+        break;
+    case SWEEP_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->fixed_bytes, &err); break;
+    case SWEEP_FILE_SIZE:
+        st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err);
+        break;
+    case SWEEP_MIN_TIME: st = sb_parse_time_ns(arg, "--min-time", &c->min_ns, &err); break;
+    case SWEEP_MAX_TIME: st = cli_parse_time_nonzero(arg, "--max-time", &c->max_ns, &err); break;
+    case SWEEP_MAX_BYTES:
+        st = cli_parse_size_nonzero(arg, "--max-bytes", &c->max_bytes, &err);
+        break;
+    case SWEEP_SPREAD:
         if (!parse_pct(arg, &c->rel_ci))
             st = sb_error_set(&err, SB_E_INVALID, 0,
                               "--spread: '%s' is not a percentage between 0 and 100", arg);
         break;
-    case O_INTERVAL:
+    case SWEEP_INTERVAL:
         st = sb_parse_time_ns(arg, "--interval", &c->sample_ns, &err);
         if (st == SB_OK && c->sample_ns < 1000000)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--interval: '%s' is shorter than 1ms", arg);
         break;
-    case O_PAUSE: st = sb_parse_time_ns(arg, "--pause", &c->pause_ns, &err); break;
-    case O_ONLY:
+    case SWEEP_PAUSE: st = sb_parse_time_ns(arg, "--pause", &c->pause_ns, &err); break;
+    case SWEEP_ONLY:
         if (strcmp(arg, "write") == 0)
             c->do_read = false;
         else if (strcmp(arg, "read") == 0)
@@ -110,15 +73,15 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
         else
             st = sb_error_set(&err, SB_E_INVALID, 0, "--only: '%s' is not 'write' or 'read'", arg);
         break;
-    case O_NO_DIRECT: c->direct = false; break;
-    case O_DROP_CACHES: c->drop_caches = true; break;
-    case O_ENGINE:
+    case SWEEP_NO_DIRECT: c->direct = false; break;
+    case SWEEP_DROP_CACHES: c->drop_caches = true; break;
+    case SWEEP_ENGINE:
         if (strlen(arg) >= sizeof c->engine)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--engine: '%s' is not an engine", arg);
         else
             snprintf(c->engine, sizeof c->engine, "%s", arg);
         break;
-    case O_DESTRUCTIVE: c->destructive = true; break;
+    case SWEEP_DESTRUCTIVE: c->destructive = true; break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -155,7 +118,7 @@ int cmd_sweep(const char *cmdline, int argc, char **argv)
     sweep_args a = { .out = { .format = SB_FORMAT_TEXT } };
     sb_sweep_config_init(&a.cfg);
     int first;
-    int rc = cli_parse(argc, argv, sweep_opts, sweep_usage, sweep_option, &a, &first);
+    int rc = cli_parse(argc, argv, cli_sweep_opts, sweep_usage, sweep_option, &a, &first);
     if (rc == CLI_EXIT_OK && first >= argc)
         rc = cli_usage_error("sweep: no TARGET given (a directory or a block device; see --help)");
     if (rc == CLI_EXIT_OK)

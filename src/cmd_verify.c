@@ -13,33 +13,6 @@
 #include "storbench/units.h"
 #include "storbench/verify.h"
 
-enum {
-    O_SIZE,
-    O_WRITE_ONLY,
-    O_READ_ONLY,
-    O_DESTRUCTIVE,
-    O_NO_PROBE,
-    O_FILE_SIZE,
-    O_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
-};
-
-static const cli_option verify_opts[] = {
-    [O_SIZE] = { "size", 's', "SIZE",
-                 "write and check SIZE (default: all the free space, or the whole device)" },
-    [O_WRITE_ONLY] = { "write-only", 0, NULL,
-                       "write and keep the data, to check later with --read-only" },
-    [O_READ_ONLY] = { "read-only", 0, NULL, "check what an earlier --write-only left" },
-    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
-                        "allow writing over a whole block device (never a mounted one)" },
-    [O_NO_PROBE] = { "no-probe", 0, NULL,
-                     "devices: skip the quick fake-capacity probe, go straight to the full run" },
-    [O_FILE_SIZE] = { "file-size", 0, "SIZE", "directories: the size of each file (default 1g)" },
-    CLI_OUTPUT_OPTIONS("text (default) or json", "MB/s (10^6 bytes) instead of MiB/s",
-                       "no progress line"),
-    CLI_SAVE_OPTIONS('l'),
-    { 0 },
-};
-
 typedef struct verify_args {
     sb_verify_config cfg;
     bool write_only, read_only;
@@ -65,15 +38,17 @@ static bool verify_option(int idx, const char *arg, void *ctx)
     sb_verify_config *c = &a->cfg;
     sb_error err;
     sb_status st = SB_OK;
-    if (idx >= O_FORMAT)
-        return cli_output_option(idx - O_FORMAT, arg, &a->out, &a->save, verify_format);
+    if (idx >= VERIFY_FORMAT)
+        return cli_output_option(idx - VERIFY_FORMAT, arg, &a->out, &a->save, verify_format);
     switch (idx) {
-    case O_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->size_bytes, &err); break;
-    case O_WRITE_ONLY: a->write_only = true; break;
-    case O_READ_ONLY: a->read_only = true; break;
-    case O_DESTRUCTIVE: c->destructive = true; break;
-    case O_NO_PROBE: c->probe = false; break;
-    case O_FILE_SIZE: st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err); break;
+    case VERIFY_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->size_bytes, &err); break;
+    case VERIFY_WRITE_ONLY: a->write_only = true; break;
+    case VERIFY_READ_ONLY: a->read_only = true; break;
+    case VERIFY_DESTRUCTIVE: c->destructive = true; break;
+    case VERIFY_NO_PROBE: c->probe = false; break;
+    case VERIFY_FILE_SIZE:
+        st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err);
+        break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -167,7 +142,7 @@ int cmd_verify(const char *cmdline, int argc, char **argv)
     verify_args a = { .out = { .format = SB_FORMAT_TEXT } };
     sb_verify_config_init(&a.cfg);
     int first;
-    int rc = cli_parse(argc, argv, verify_opts, verify_usage, verify_option, &a, &first);
+    int rc = cli_parse(argc, argv, cli_verify_opts, verify_usage, verify_option, &a, &first);
     if (rc == CLI_EXIT_OK && first >= argc)
         rc = cli_usage_error("verify: no TARGET given (a directory or a block device; see --help)");
     if (rc == CLI_EXIT_OK && argc - first > 1)

@@ -14,45 +14,6 @@
 #include "storbench/units.h"
 #include "storbench/zcav.h"
 
-enum {
-    O_BLOCK,
-    O_RANGE,
-    O_PASSES,
-    O_SKIP,
-    O_FILE,
-    O_LOG,
-    O_WRITE,
-    O_DESTRUCTIVE,
-    O_STRICT,
-    O_NO_DIRECT,
-    O_QUIET,
-    O_DB, /* the first of CLI_SAVE_OPTIONS */
-};
-
-static const cli_option zcav_opts[] = {
-    [O_BLOCK] = { "block", 'b', "B[:C]",
-                  "block size B in MiB (default 512), read in chunks of C MiB (default 1); "
-                  "sizes with a unit (256k) also work" },
-    [O_RANGE] = { "range", 'r', "[START:]END", "scan from START to END MiB (default: all of it)" },
-    [O_PASSES] = { "passes", 'c', "N",
-                   "read N times; each block's time is the trimmed mean (default 1)" },
-    [O_SKIP] = { "skip", 's', "N", "read one block in N (default 1: every block)" },
-    [O_FILE] = { "file", 'f', "PATH",
-                 "a device or file to scan (repeatable: several run at once)" },
-    [O_LOG] = { "log", 'l', "FILE",
-                "write the output to FILE instead of stdout (once, or once per target in order)" },
-    [O_WRITE] = { "write", 'w', NULL,
-                  "write instead of read (overwrites data: needs --destructive)" },
-    [O_DESTRUCTIVE] = { "destructive", 0, NULL,
-                        "allow -w to overwrite the target (never a mounted device)" },
-    [O_STRICT] = { "zcav-strict", 0, NULL,
-                   "as zcav, hide blocks faster than one second in a comment line" },
-    [O_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (read buffered, cache dropped)" },
-    [O_QUIET] = { "quiet", 'q', NULL, "no progress line" },
-    CLI_SAVE_OPTIONS(0),
-    { 0 },
-};
-
 typedef struct zcav_args {
     sb_zcav_config cfg;
     const char *paths[SB_ZCAV_MAX_TARGETS];
@@ -117,10 +78,10 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
     sb_status st = SB_OK;
     bool has_b;
     uint64_t x = 0, y = 0;
-    if (idx >= O_DB)
-        return cli_save_option(idx - O_DB, arg, &a->save);
+    if (idx >= ZCAV_DB)
+        return cli_save_option(idx - ZCAV_DB, arg, &a->save);
     switch (idx) {
-    case O_BLOCK:
+    case ZCAV_BLOCK:
         st = parse_pair(arg, "-b", &x, &y, &has_b, &err);
         if (st == SB_OK) {
             c->block_bytes = x;
@@ -130,7 +91,7 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
                 c->chunk_bytes = x;
         }
         break;
-    case O_RANGE:
+    case ZCAV_RANGE:
         st = parse_pair(arg, "-r", &x, &y, &has_b, &err);
         if (st == SB_OK) {
             c->start_bytes = has_b ? x : 0;
@@ -139,25 +100,25 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
                 st = sb_error_set(&err, SB_E_INVALID, 0, "-r: the end must be more than 0");
         }
         break;
-    case O_PASSES: st = parse_count(arg, "-c", SB_ZCAV_MAX_PASSES, &c->passes, &err); break;
-    case O_SKIP: st = parse_count(arg, "-s", 1000000, &c->skip, &err); break;
-    case O_FILE:
+    case ZCAV_PASSES: st = parse_count(arg, "-c", SB_ZCAV_MAX_PASSES, &c->passes, &err); break;
+    case ZCAV_SKIP: st = parse_count(arg, "-s", 1000000, &c->skip, &err); break;
+    case ZCAV_FILE:
         if (a->n_paths >= SB_ZCAV_MAX_TARGETS)
             st = sb_error_set(&err, SB_E_INVALID, 0, "at most %d targets", SB_ZCAV_MAX_TARGETS);
         else
             a->paths[a->n_paths++] = arg;
         break;
-    case O_LOG:
+    case ZCAV_LOG:
         if (a->n_logs >= SB_ZCAV_MAX_TARGETS)
             st = sb_error_set(&err, SB_E_INVALID, 0, "-l: at most %d logs", SB_ZCAV_MAX_TARGETS);
         else
             a->logs[a->n_logs++] = arg;
         break;
-    case O_WRITE: c->write = true; break;
-    case O_DESTRUCTIVE: c->destructive = true; break;
-    case O_STRICT: a->strict = true; break;
-    case O_NO_DIRECT: c->direct = false; break;
-    case O_QUIET: a->quiet = true; break;
+    case ZCAV_WRITE: c->write = true; break;
+    case ZCAV_DESTRUCTIVE: c->destructive = true; break;
+    case ZCAV_STRICT: a->strict = true; break;
+    case ZCAV_NO_DIRECT: c->direct = false; break;
+    case ZCAV_QUIET: a->quiet = true; break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -257,7 +218,7 @@ int cmd_zcav(const char *cmdline, int argc, char **argv)
     zcav_args a = { 0 };
     sb_zcav_config_init(&a.cfg);
     int first;
-    int rc = cli_parse(argc, argv, zcav_opts, zcav_usage, zcav_option, &a, &first);
+    int rc = cli_parse(argc, argv, cli_zcav_opts, zcav_usage, zcav_option, &a, &first);
     for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
         if (a.n_paths >= SB_ZCAV_MAX_TARGETS) {
             rc = cli_usage_error("zcav: at most %d targets", SB_ZCAV_MAX_TARGETS);

@@ -8,22 +8,13 @@
 
 #include "cli.h"
 
-static const cli_command commands[] = {
-    { "run", cmd_run,
-      "the standard suite (sequential and random, QD1-32) on each directory; --profile pi" },
-    { "sweep", cmd_sweep,
-      "write/read throughput per block size, 8 B .. 1 MiB, targets side by side" },
-    { "job", cmd_job, "fio job files and fio's command-line options, run by storbench" },
-    { "bonnie", cmd_bonnie, "bonnie++'s tests in a directory, its report and CSV line" },
-    { "zcav", cmd_zcav, "read throughput against offset of a device or file, zcav's format" },
-    { "verify", cmd_verify, "write-then-read integrity and real-capacity check (fake SD cards)" },
-    { "info", cmd_info, "the board, and the filesystem, disk, bus and link under TARGET" },
-    { "results", cmd_results,
-      "the archive of saved runs: list, show, compare, export, import, delete" },
-    { "report", cmd_report, "archived runs as one HTML page with charts (or one chart as SVG)" },
+/* What runs each command of cli_commands (cli_tables.c), by its index. */
+static const cli_command_fn command_fns[] = {
+    [CLI_CMD_RUN] = cmd_run,       [CLI_CMD_SWEEP] = cmd_sweep,     [CLI_CMD_JOB] = cmd_job,
+    [CLI_CMD_BONNIE] = cmd_bonnie, [CLI_CMD_ZCAV] = cmd_zcav,       [CLI_CMD_VERIFY] = cmd_verify,
+    [CLI_CMD_INFO] = cmd_info,     [CLI_CMD_RESULTS] = cmd_results, [CLI_CMD_REPORT] = cmd_report,
 };
-
-enum { N_COMMANDS = sizeof commands / sizeof commands[0] };
+_Static_assert(CLI_TABLE_LEN(command_fns) == CLI_N_COMMANDS, "one function per CLI_CMD_ index");
 
 static void usage(FILE *f)
 {
@@ -35,9 +26,26 @@ static void usage(FILE *f)
                        "device\n"
                        "(read-only unless --destructive; never written while mounted).\n\n"
                        "Commands:\n",
-                       commands, N_COMMANDS,
-                       "\n'storbench COMMAND --help' lists a command's options; man storbench(1) "
-                       "has the rest.\n");
+                       cli_commands, CLI_N_COMMANDS, "\nOptions:\n");
+    cli_options_usage(f, cli_main_opts);
+    fputs("\n'storbench COMMAND --help' lists a command's options; man storbench(1) has the "
+          "rest.\n",
+          f);
+}
+
+/* Whether arg is option o of cli_main_opts, long or short. */
+static bool is_main_option(const char *arg, const cli_option *o)
+{
+    return (arg[0] == '-' && arg[1] == '-' && strcmp(arg + 2, o->name) == 0) ||
+           (o->short_name && arg[0] == '-' && arg[1] == o->short_name && !arg[2]);
+}
+
+/* --version: the version, the revision and what is built in, one
+ * "name: value" line each after the first. */
+static int version(void)
+{
+    printf("storbench %s\nrevision: %s\n%s", SB_VERSION, cli_build_revision, cli_build_features);
+    return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 int main(int argc, char **argv)
@@ -51,17 +59,15 @@ int main(int argc, char **argv)
         usage(stdout);
         return CLI_EXIT_OK;
     }
-    if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-        printf("storbench %s\n", SB_VERSION);
-        return CLI_EXIT_OK;
-    }
-    const cli_command *cmd = cli_command_find(commands, N_COMMANDS, argv[1]);
+    if (is_main_option(argv[1], &cli_main_opts[MAIN_VERSION]))
+        return version();
+    const cli_command *cmd = cli_command_find(cli_commands, CLI_N_COMMANDS, argv[1]);
     if (!cmd) {
         fprintf(stderr, "storbench: unknown command '%s' (see storbench --help)\n", argv[1]);
         return CLI_EXIT_USAGE;
     }
     char *cmdline = cli_command_line(argc, argv);
-    int rc = cmd->fn(cmdline ? cmdline : argv[1], argc - 1, argv + 1);
+    int rc = command_fns[cmd - cli_commands](cmdline ? cmdline : argv[1], argc - 1, argv + 1);
     free(cmdline);
     return rc;
 }

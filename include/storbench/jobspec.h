@@ -149,6 +149,29 @@ SB_MUST_CHECK sb_status sb_jobspec_parse_args(int argc, const char *const *argv,
 /* Frees the jobs and their strings; list is left empty and reusable. */
 void sb_joblist_free(sb_joblist *list);
 
+/* ---- the option table, listed ----
+ * For what lists the options without parsing anything: the shell completion,
+ * generated at build time by src/completion_gen.c. These functions read the
+ * table alone and live beside it in jobspec_table.c, which needs no other
+ * file of the library, so a program built for the build machine links that
+ * file by itself while storbench is cross-compiled. i is an index below
+ * sb_jobspec_option_count(), in the order of --help; the strings are static. */
+
+/* The number of options of the table. */
+size_t sb_jobspec_option_count(void);
+/* The name of option i ("rw"). */
+const char *sb_jobspec_option_name(size_t i);
+/* The k-th other name of option i ("readwrite" for rw), NULL after the
+ * last. */
+const char *sb_jobspec_option_alias(size_t i, size_t k);
+/* The k-th word option i takes when its value is one of a list: rw's modes,
+ * ioengine's engines, kb_base's bases, a boolean's 0 and 1; NULL after the
+ * last, and at once for an option whose value is free (a size, a path). */
+const char *sb_jobspec_option_word(size_t i, size_t k);
+/* Whether fio takes option i bare, as a flag without "=value"
+ * (time_based, group_reporting, stonewall, new_group, thread). */
+bool sb_jobspec_option_bare(size_t i);
+
 /* Whether name (without "--") is a job option or an alias of one, so a
  * command line can tell job options from its own. */
 bool sb_jobspec_is_option(const char *name);

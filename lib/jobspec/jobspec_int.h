@@ -62,13 +62,10 @@ typedef struct jobspec_option {
     const char *help;
 } jobspec_option;
 
-/* The option table (jobspec_table.c), sb_jobspec_option_count() rows in
- * the order of --help and of the dump. Read-only, in static storage. */
+/* The option table (jobspec_table.c), sb_jobspec_option_count() rows
+ * (storbench/jobspec.h; at most SB_JOBSPEC_MAX_OPTIONS) in the order of
+ * --help and of the dump. Read-only, in static storage. */
 extern const jobspec_option sb_jobspec_options[];
-
-/* The number of rows of sb_jobspec_options[] (at most
- * SB_JOBSPEC_MAX_OPTIONS). */
-size_t sb_jobspec_option_count(void);
 
 /* Where a line or argument came from, for "FILE:LINE:" prefixes. */
 typedef struct jobspec_pos {
@@ -109,9 +106,6 @@ const char *sb_jobspec_clip(const char *s, char *buf, size_t len);
 
 /* Index of the option called name (or one of its aliases), -1 if none. */
 int sb_jobspec_find(const char *name);
-
-/* The canonical name of option i (static, not to be freed). */
-const char *sb_jobspec_option_name(size_t i);
 
 /* Whether option i is kb_base (applied before the other options of a
  * section, as fio does). */

@@ -28,11 +28,6 @@
 _Static_assert(sizeof(sb_job_rw) == sizeof(unsigned), "enum size");
 _Static_assert(sizeof(sb_job_engine) == sizeof(unsigned), "enum size");
 
-const char *sb_jobspec_option_name(size_t i)
-{
-    return sb_jobspec_options[i].name;
-}
-
 bool sb_jobspec_option_is_kb_base(size_t i)
 {
     return (sb_jobspec_options[i].flags & OF_KB_BASE) != 0;

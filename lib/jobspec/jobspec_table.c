@@ -5,9 +5,13 @@
  * row of sb_jobspec_options[]: its name and aliases, its type, the sb_job
  * field it fills, its default (written as fio would write it, and parsed by
  * the same code as user input), its range, the unit of the stored value and
- * a line of help. This file is data only: jobspec_options.c sets, validates,
- * lists and dumps options by walking it, and nothing else names an option.
- * Adding an option is adding a row here and a field of sb_job.
+ * a line of help. This file is data, and the few functions that list it
+ * (storbench/jobspec.h, "the option table, listed"): jobspec_options.c
+ * sets, validates, lists and dumps options by walking it, and nothing else
+ * names an option. It includes headers only and calls nothing, so the shell
+ * completion's generator (src/completion_gen.c), built for the build
+ * machine, compiles it alone. Adding an option is adding a row here and a
+ * field of sb_job.
  *
  * The defaults are fio 3.33's (`fio --cmdhelp=OPTION`); test_jobspec checks
  * the values they give, and the golden dumps show every one of them.
@@ -186,4 +190,34 @@ _Static_assert(N_OPTIONS <= SB_JOBSPEC_MAX_OPTIONS, "raise SB_JOBSPEC_MAX_OPTION
 size_t sb_jobspec_option_count(void)
 {
     return N_OPTIONS;
+}
+
+const char *sb_jobspec_option_name(size_t i)
+{
+    return sb_jobspec_options[i].name;
+}
+
+const char *sb_jobspec_option_alias(size_t i, size_t k)
+{
+    const jobspec_option *o = &sb_jobspec_options[i];
+    return k < sizeof o->aliases / sizeof o->aliases[0] ? o->aliases[k] : NULL;
+}
+
+const char *sb_jobspec_option_word(size_t i, size_t k)
+{
+    static const char *const bool_words[] = { "0", "1" };
+    const jobspec_option *o = &sb_jobspec_options[i];
+    if (o->type == OT_BOOL)
+        return k < sizeof bool_words / sizeof bool_words[0] ? bool_words[k] : NULL;
+    if (o->type != OT_ENUM)
+        return NULL;
+    for (size_t j = 0; o->values[j].name; j++)
+        if (j == k)
+            return o->values[j].name;
+    return NULL;
+}
+
+bool sb_jobspec_option_bare(size_t i)
+{
+    return (sb_jobspec_options[i].flags & OF_BARE_OK) != 0;
 }

@@ -89,6 +89,13 @@ check_ids "" f_future --since 2999-01-01
 # An empty selection prints nothing at all.
 sb_run "$T/empty" results list --db "$DB" --host no-such-host
 [[ ! -s $T/empty.stdout ]] || bad "list with no match printed something"
+# --ids: the same selection, only the ids, one a line (what the shell
+# completion reads).
+sb_run "$T/ids" results list --ids --db "$DB"
+[[ $SB_RC -eq 0 && $(cat "$T/ids.stdout") == $'1\n2' ]] ||
+    bad "list --ids: exit $SB_RC, printed '$(cat "$T/ids.stdout")', expected 1 and 2"
+sb_run "$T/ids_f" results list --ids --filter drive=7000 --db "$DB"
+[[ $(cat "$T/ids_f.stdout") == 2 ]] || bad "list --ids --filter drive=7000: '$(cat "$T/ids_f.stdout")'"
 
 # ---- show: the tables as the run first printed them ------------------------
 sb_run "$T/show1" results show 1 --db "$DB"

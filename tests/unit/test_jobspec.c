@@ -616,6 +616,46 @@ static void test_help(void **state)
     sb_buf_free(&b);
 }
 
+/* The table, listed (for the shell completion): every option once, each
+ * name and alias a known option, the words of the enumerated and boolean
+ * options and none for the others, fio's bare flags. */
+static void test_listed(void **state)
+{
+    (void)state;
+    size_t n = sb_jobspec_option_count();
+    assert_true(n >= 33);
+    size_t i_rw = n, i_engine = n, i_direct = n, i_size = n, i_time_based = n;
+    for (size_t i = 0; i < n; i++) {
+        const char *name = sb_jobspec_option_name(i);
+        assert_true(sb_jobspec_is_option(name));
+        for (size_t j = 0; j < i; j++)
+            assert_string_not_equal(name, sb_jobspec_option_name(j));
+        for (size_t a = 0; sb_jobspec_option_alias(i, a); a++)
+            assert_true(sb_jobspec_is_option(sb_jobspec_option_alias(i, a)));
+        i_rw = strcmp(name, "rw") == 0 ? i : i_rw;
+        i_engine = strcmp(name, "ioengine") == 0 ? i : i_engine;
+        i_direct = strcmp(name, "direct") == 0 ? i : i_direct;
+        i_size = strcmp(name, "size") == 0 ? i : i_size;
+        i_time_based = strcmp(name, "time_based") == 0 ? i : i_time_based;
+    }
+    assert_true(i_rw < n && i_engine < n && i_direct < n && i_size < n && i_time_based < n);
+    assert_string_equal(sb_jobspec_option_alias(i_rw, 0), "readwrite");
+    assert_null(sb_jobspec_option_alias(i_rw, 1));
+    assert_null(sb_jobspec_option_alias(i_size, 0));
+    static const char *const rw[] = { "read", "write",     "randread", "randwrite",
+                                      "rw",   "readwrite", "randrw" };
+    for (size_t k = 0; k < ARRAY_LEN(rw); k++)
+        assert_string_equal(sb_jobspec_option_word(i_rw, k), rw[k]);
+    assert_null(sb_jobspec_option_word(i_rw, ARRAY_LEN(rw)));
+    assert_string_equal(sb_jobspec_option_word(i_engine, 3), "io_uring");
+    assert_string_equal(sb_jobspec_option_word(i_direct, 0), "0");
+    assert_string_equal(sb_jobspec_option_word(i_direct, 1), "1");
+    assert_null(sb_jobspec_option_word(i_direct, 2));
+    assert_null(sb_jobspec_option_word(i_size, 0));
+    assert_true(sb_jobspec_option_bare(i_time_based));
+    assert_false(sb_jobspec_option_bare(i_direct));
+}
+
 /* Warnings go to the caller's sink only; with none they are dropped. */
 static void test_no_sink(void **state)
 {
@@ -671,7 +711,7 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_args_bad),      cmocka_unit_test(test_args_jobs),
         cmocka_unit_test(test_defaults),      cmocka_unit_test(test_values),
         cmocka_unit_test(test_kb_base_order), cmocka_unit_test(test_help),
-        cmocka_unit_test(test_no_sink),
+        cmocka_unit_test(test_no_sink),       cmocka_unit_test(test_listed),
     };
     for (size_t i = 0; i < ARRAY_LEN(rest); i++)
         tests[n++] = rest[i];

@@ -1,0 +1,338 @@
+/*
+ * cli_tables.c: the storbench program's tables (see cli_tables.h): data
+ * only, and this file includes nothing else, so the completion generator
+ * built for the build machine compiles it alone.
+ *
+ * Each option table is indexed by the enum beside its declaration in
+ * cli_tables.h, and a static assertion after it checks that it has one
+ * entry per index (and the zeroed end). The order of a table is the order
+ * of its --help.
+ */
+#include "cli_tables.h"
+
+/* ---- storbench itself ---- */
+
+const cli_option cli_main_opts[] = {
+    [MAIN_VERSION] = { "version", 'V', NULL,
+                       "the version, the git revision it was built from, and what is built in",
+                       NULL },
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_main_opts) == MAIN_N_OPTIONS + 1, "one entry per MAIN_ index");
+
+/* ---- storbench run ---- */
+
+const cli_option cli_run_opts[] = {
+    [RUN_TIME] = { "time", 't', "DURATION", "time per test of the standard suite (default 5s)",
+                   NULL },
+    [RUN_SIZE] = { "size", 's', "SIZE",
+                   "test file size (default 1g, or 3/4 of the free space when that is less)",
+                   NULL },
+    [RUN_PROFILE] = { "profile", 'p', "NAME",
+                      "standard (default) or pi: the tests and score of PiBenchmarks' Storage.sh",
+                      "standard|pi" },
+    [RUN_ENGINE] = { "engine", 'e', "NAME",
+                     "the asynchronous engine for the queued tests: io_uring (default) or libaio",
+                     "io_uring|libaio|psync|sync" },
+    [RUN_DRY_RUN] = { "dry-run", 'n', NULL,
+                      "print the tests as a storbench job (fio) command line, run nothing", NULL },
+    CLI_OUTPUT_OPTIONS("text (default), json (storbench's) or fio-json", "text|json|fio-json",
+                       "MB/s (10^6 bytes/s) instead of MiB/s", "no progress line, no notes"),
+    CLI_SAVE_OPTIONS(0),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_run_opts) == RUN_N_OPTIONS + 1, "one entry per RUN_ index");
+
+/* ---- storbench sweep ---- */
+
+const cli_option cli_sweep_opts[] = {
+    [SWEEP_BS] = { "bs", 'b', "LIST",
+                   "block sizes: 4k,64k,1m or a power-of-two range 512-1m (default 8-1m)", NULL },
+    [SWEEP_SIZE] = { "size", 's', "SIZE",
+                     "fixed mode: write and read exactly SIZE per block size (the seed method)",
+                     NULL },
+    [SWEEP_FILE_SIZE] = { "file-size", 0, "SIZE", "test file size in adaptive mode (default 64m)",
+                          NULL },
+    [SWEEP_MIN_TIME] = { "min-time", 0, "TIME", "adaptive: least time per point (default 1s)",
+                         NULL },
+    [SWEEP_MAX_TIME] = { "max-time", 0, "TIME", "adaptive: most time per point (default 10s)",
+                         NULL },
+    [SWEEP_MAX_BYTES] = { "max-bytes", 0, "SIZE", "adaptive: most bytes per point (default 4g)",
+                          NULL },
+    [SWEEP_SPREAD] = { "spread", 0, "PCT",
+                       "adaptive: stop when the 95% spread is within PCT% of the mean (default 2)",
+                       NULL },
+    [SWEEP_INTERVAL] = { "interval", 0, "TIME", "adaptive: length of one sample (default 100ms)",
+                         NULL },
+    [SWEEP_PAUSE] = { "pause", 0, "TIME", "idle time before each point (default 300ms, 0 for none)",
+                      NULL },
+    [SWEEP_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests",
+                     "write|read" },
+    [SWEEP_NO_DIRECT] = { "no-direct", 0, NULL,
+                          "never use O_DIRECT (reads are buffered, made cold)", NULL },
+    [SWEEP_DROP_CACHES] = { "drop-caches", 0, NULL,
+                            "also drop all caches before each read point (root)", NULL },
+    [SWEEP_ENGINE] = { "engine", 0, "NAME", "sync (read/write, default) or psync (pread/pwrite)",
+                       "sync|psync" },
+    [SWEEP_DESTRUCTIVE] = { "destructive", 0, NULL,
+                            "allow writing to a block device (never to a mounted one)", NULL },
+    CLI_OUTPUT_OPTIONS("text (default), csv or json", "text|csv|json",
+                       "MB/s (10^6 bytes) instead of MiB/s", "no progress line"),
+    CLI_SAVE_OPTIONS('l'),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_sweep_opts) == SWEEP_N_OPTIONS + 1, "one entry per SWEEP_ index");
+
+/* ---- storbench job (its own options; the job options are lib/jobspec's) ---- */
+
+const cli_option cli_job_opts[] = {
+    [JOB_OUTPUT_FORMAT] = { "output-format", 0, "FORMAT",
+                            "normal (tables, the default) or json (fio's JSON format)",
+                            "normal|json" },
+    [JOB_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout", NULL },
+    [JOB_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s", NULL },
+    [JOB_PARSE_ONLY] = { "parse-only", 0, NULL,
+                         "read the jobs, print them as storbench understood them, run nothing",
+                         NULL },
+    [JOB_DESTRUCTIVE] = { "destructive", 0, NULL,
+                          "allow writing to a block device or to a file storbench did not create "
+                          "(never a mounted device)",
+                          NULL },
+    [JOB_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes", NULL },
+    CLI_SAVE_OPTIONS(0),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_job_opts) == JOB_N_OPTIONS + 1, "one entry per JOB_ index");
+
+/* ---- storbench bonnie ---- */
+
+const cli_option cli_bonnie_opts[] = {
+    [BONNIE_DIR] = { "directory", 'd', "DIR", "the directory to test in (or give it as TARGET)",
+                     NULL },
+    [BONNIE_SIZE] = { "size", 's', "SPEC",
+                      "SIZE[:CHUNK[:SEEKS[:SEEKERS]]]: file size in MiB (default 256; 0 skips the "
+                      "I/O tests), chunk in bytes "
+                      "(8192), seeks (8192) and seeker threads (5); units work too (1g:64k)",
+                      NULL },
+    [BONNIE_FILES] = { "files", 'n', "SPEC",
+                       "N[:MAX[:MIN[:DIRS[:CHUNK]]]]: N x 1024 files (default 16; 0 skips the "
+                       "file tests) of MIN..MAX bytes "
+                       "(default 0) in DIRS directories, written in CHUNK bytes",
+                       NULL },
+    [BONNIE_MACHINE] = { "machine", 'm', "NAME", "the machine's name in the report (default: host)",
+                         NULL },
+    [BONNIE_REPEAT] = { "repeat", 'x', "N", "run N times, one CSV line each (no text report)",
+                        NULL },
+    [BONNIE_QUIET] = { "quiet", 'q', NULL,
+                       "only the CSV line on stdout, the text report on stderr; no progress",
+                       NULL },
+    [BONNIE_SYNC] = { "sync-writes", 'b', NULL,
+                      "fsync after every write (block, rewrite, seek, file create and delete)",
+                      NULL },
+    [BONNIE_CONC] = { "concurrency", 'c', "N", "N copies of every test at once (default 1)", NULL },
+    [BONNIE_FAST] = { "fast", 'f', NULL, "skip the per-char tests", NULL },
+    [BONNIE_CHAR_SIZE] = { "char-size", 0, "SIZE", "the per-char tests' size in MiB (default 3)",
+                           NULL },
+    [BONNIE_RAM] = { "ram", 'r', "SIZE", "RAM in MiB: without -s, bonnie++'s file of twice the RAM",
+                     NULL },
+    [BONNIE_BONNIE_SIZE] = { "bonnie-size", 0, NULL,
+                             "bonnie++'s rule with this machine's RAM: a file twice its size",
+                             NULL },
+    [BONNIE_SEED] = { "seed", 'z', "N", "seed of the random seeks and file names", NULL },
+    [BONNIE_NO_DIRECT] = { "no-direct", 0, NULL,
+                           "seeks read buffered (the file's cache dropped first), not O_DIRECT",
+                           NULL },
+    CLI_SAVE_OPTIONS(0),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_bonnie_opts) == BONNIE_N_OPTIONS + 1,
+               "one entry per BONNIE_ index");
+
+/* ---- storbench zcav ---- */
+
+const cli_option cli_zcav_opts[] = {
+    [ZCAV_BLOCK] = { "block", 'b', "B[:C]",
+                     "block size B in MiB (default 512), read in chunks of C MiB (default 1); "
+                     "sizes with a unit (256k) also work",
+                     NULL },
+    [ZCAV_RANGE] = { "range", 'r', "[START:]END", "scan from START to END MiB (default: all of it)",
+                     NULL },
+    [ZCAV_PASSES] = { "passes", 'c', "N",
+                      "read N times; each block's time is the trimmed mean (default 1)", NULL },
+    [ZCAV_SKIP] = { "skip", 's', "N", "read one block in N (default 1: every block)", NULL },
+    [ZCAV_FILE] = { "file", 'f', "PATH",
+                    "a device or file to scan (repeatable: several run at once)", NULL },
+    [ZCAV_LOG] = { "log", 'l', "FILE",
+                   "write the output to FILE instead of stdout (once, or once per target in "
+                   "order)",
+                   NULL },
+    [ZCAV_WRITE] = { "write", 'w', NULL,
+                     "write instead of read (overwrites data: needs --destructive)", NULL },
+    [ZCAV_DESTRUCTIVE] = { "destructive", 0, NULL,
+                           "allow -w to overwrite the target (never a mounted device)", NULL },
+    [ZCAV_STRICT] = { "zcav-strict", 0, NULL,
+                      "as zcav, hide blocks faster than one second in a comment line", NULL },
+    [ZCAV_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (read buffered, cache dropped)",
+                         NULL },
+    [ZCAV_QUIET] = { "quiet", 'q', NULL, "no progress line", NULL },
+    CLI_SAVE_OPTIONS(0),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_zcav_opts) == ZCAV_N_OPTIONS + 1, "one entry per ZCAV_ index");
+
+/* ---- storbench verify ---- */
+
+const cli_option cli_verify_opts[] = {
+    [VERIFY_SIZE] = { "size", 's', "SIZE",
+                      "write and check SIZE (default: all the free space, or the whole device)",
+                      NULL },
+    [VERIFY_WRITE_ONLY] = { "write-only", 0, NULL,
+                            "write and keep the data, to check later with --read-only", NULL },
+    [VERIFY_READ_ONLY] = { "read-only", 0, NULL, "check what an earlier --write-only left", NULL },
+    [VERIFY_DESTRUCTIVE] = { "destructive", 0, NULL,
+                             "allow writing over a whole block device (never a mounted one)",
+                             NULL },
+    [VERIFY_NO_PROBE] = { "no-probe", 0, NULL,
+                          "devices: skip the quick fake-capacity probe, go straight to the full "
+                          "run",
+                          NULL },
+    [VERIFY_FILE_SIZE] = { "file-size", 0, "SIZE",
+                           "directories: the size of each file (default 1g)", NULL },
+    CLI_OUTPUT_OPTIONS("text (default) or json", "text|json", "MB/s (10^6 bytes) instead of MiB/s",
+                       "no progress line"),
+    CLI_SAVE_OPTIONS('l'),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_verify_opts) == VERIFY_N_OPTIONS + 1,
+               "one entry per VERIFY_ index");
+
+/* ---- storbench info ---- */
+
+const cli_option cli_info_opts[] = {
+    [INFO_FORMAT] = { "format", 'f', "FMT", "text (default) or json", "text|json" },
+    [INFO_ROOT] = { "root", 0, "DIR",
+                    "testing aid: read /proc and /sys under DIR instead of / (a fake tree)", NULL },
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_info_opts) == INFO_N_OPTIONS + 1, "one entry per INFO_ index");
+
+/* ---- storbench report ---- */
+
+const cli_option cli_report_opts[] = {
+    [REPORT_OUTPUT] = { "output", 'o', "FILE",
+                        "write the report to FILE (default: standard output)", NULL },
+    [REPORT_FORMAT] = { "format", 'f', "FMT", "html (default): the whole page; svg: one chart",
+                        "html|svg" },
+    [REPORT_CHART] = { "chart", 0, "N", "with --format svg: the N-th chart of the page (default 1)",
+                       NULL },
+    [REPORT_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s", NULL },
+    [REPORT_FILTER] = { "filter", 0, "KEY=VALUE",
+                        "only runs with this label (repeatable: all match)", NULL },
+    [REPORT_HOST] = { "host", 0, "HOST", "only runs made on this host (its hostname)", NULL },
+    [REPORT_SINCE] = { "since", 0, "DATE", "only runs started at or after YYYY-MM-DD[THH:MM] (UTC)",
+                       NULL },
+    [REPORT_DB] = { "db", 0, "PATH",
+                    "the results archive (default $STORBENCH_DB, else in the XDG data directory)",
+                    NULL },
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_report_opts) == REPORT_N_OPTIONS + 1,
+               "one entry per REPORT_ index");
+
+/* ---- storbench results: one table per command, matched by name ---- */
+
+#define HELP_DB "the results archive (default $STORBENCH_DB, else in the XDG data directory)"
+#define HELP_FILTER "only runs with this label (repeatable: all must match)"
+#define HELP_HOST "only runs made on this host (its hostname)"
+#define HELP_SINCE "only runs started at or after YYYY-MM-DD[THH:MM] (UTC)"
+#define HELP_SI "MB/s (10^6 bytes) instead of MiB/s"
+
+const cli_option cli_results_list_opts[] = {
+    { "filter", 0, "KEY=VALUE", HELP_FILTER, NULL },
+    { "host", 0, "HOST", HELP_HOST, NULL },
+    { "since", 0, "DATE", HELP_SINCE, NULL },
+    { "ids", 0, NULL, "only the ids of the runs, one a line (for scripts)", NULL },
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
+const cli_option cli_results_show_opts[] = {
+    { "format", 'f', "FMT", "text (default), csv or json", "text|csv|json" },
+    { "si", 0, NULL, HELP_SI, NULL },
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
+const cli_option cli_results_delete_opts[] = {
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
+const cli_option cli_results_compare_opts[] = {
+    { "format", 'f', "FMT", "text (default), csv or json", "text|csv|json" },
+    { "si", 0, NULL, HELP_SI, NULL },
+    { "filter", 0, "KEY=VALUE", HELP_FILTER, NULL },
+    { "host", 0, "HOST", HELP_HOST, NULL },
+    { "since", 0, "DATE", HELP_SINCE, NULL },
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
+const cli_option cli_results_import_opts[] = {
+    { "label", 'l', "KEY=VALUE", "add a label to every imported run (repeatable)", NULL },
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
+const cli_option cli_results_export_opts[] = {
+    { "format", 'f', "FMT", "csv (default) or json", "csv|json" },
+    { "filter", 0, "KEY=VALUE", HELP_FILTER, NULL },
+    { "host", 0, "HOST", HELP_HOST, NULL },
+    { "since", 0, "DATE", HELP_SINCE, NULL },
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
+
+const cli_command cli_results_commands[] = {
+    [CLI_RESULTS_LIST] = { "list", "the saved runs: id, time, host, labels, targets, command",
+                           cli_results_list_opts, NULL, NULL, false },
+    [CLI_RESULTS_SHOW] = { "show", "a saved run's tables, as first printed", cli_results_show_opts,
+                           "ID", NULL, false },
+    [CLI_RESULTS_COMPARE] = { "compare", "runs side by side, differences in % against the first",
+                              cli_results_compare_opts, "ID", NULL, false },
+    [CLI_RESULTS_EXPORT] = { "export", "runs as CSV or JSON, one row per measurement",
+                             cli_results_export_opts, "ID", NULL, false },
+    [CLI_RESULTS_IMPORT] = { "import", "add fio JSON, bonnie++ CSV and zcav logs to the archive",
+                             cli_results_import_opts, "FILE", NULL, false },
+    [CLI_RESULTS_DELETE] = { "delete", "delete saved runs", cli_results_delete_opts, "ID", NULL,
+                             false },
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_results_commands) == CLI_N_RESULTS_COMMANDS + 1,
+               "one entry per CLI_RESULTS_ index");
+
+/* ---- the commands ---- */
+
+const cli_command cli_commands[] = {
+    [CLI_CMD_RUN] = { "run",
+                      "the standard suite (sequential and random, QD1-32) on each directory; "
+                      "--profile pi",
+                      cli_run_opts, "DIRECTORY", NULL, false },
+    [CLI_CMD_SWEEP] = { "sweep",
+                        "write/read throughput per block size, 8 B .. 1 MiB, targets side by side",
+                        cli_sweep_opts, "TARGET", NULL, false },
+    [CLI_CMD_JOB] = { "job", "fio job files and fio's command-line options, run by storbench",
+                      cli_job_opts, "JOBFILE", NULL, true },
+    [CLI_CMD_BONNIE] = { "bonnie", "bonnie++'s tests in a directory, its report and CSV line",
+                         cli_bonnie_opts, "DIRECTORY", NULL, false },
+    [CLI_CMD_ZCAV] = { "zcav", "read throughput against offset of a device or file, zcav's format",
+                       cli_zcav_opts, "DEVICE|FILE", NULL, false },
+    [CLI_CMD_VERIFY] = { "verify",
+                         "write-then-read integrity and real-capacity check (fake SD cards)",
+                         cli_verify_opts, "TARGET", NULL, false },
+    [CLI_CMD_INFO] = { "info", "the board, and the filesystem, disk, bus and link under TARGET",
+                       cli_info_opts, "TARGET", NULL, false },
+    [CLI_CMD_RESULTS] = { "results",
+                          "the archive of saved runs: list, show, compare, export, import, delete",
+                          NULL, NULL, cli_results_commands, false },
+    [CLI_CMD_REPORT] = { "report",
+                         "archived runs as one HTML page with charts (or one chart as SVG)",
+                         cli_report_opts, "ID", NULL, false },
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_commands) == CLI_N_COMMANDS + 1, "one entry per CLI_CMD_ index");
