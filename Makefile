@@ -14,7 +14,11 @@
 #                         build-fuzz/  clang libFuzzer + ASan + UBSan, suite fuzz
 #                                      (the job-file parser, 60 s)
 #   make format         clang-format -i every .c/.h under include lib src tests bench
-#   make clean          remove the three build directories
+#   make deb            install packaging deps, build the Debian package in
+#                       build-deb/ (scripts/build-deb) and lintian it;
+#                       DEB_ARCH=amd64|arm64|armhf cross-builds (default: this
+#                       machine's architecture), DEB_ARCH=all builds all three
+#   make clean          remove the build directories and build-deb
 #
 # Build directories are configured once; later runs only change options that
 # differ from the wanted ones, so a repeated `make test` rebuilds nothing
@@ -30,6 +34,8 @@ CLANG ?= clang
 # Like CLANG, it takes effect when the build directory is created.
 ASAN_CC ?= clang
 ARGS ?=
+DEB_ARCH ?= $(shell dpkg --print-architecture 2>/dev/null)
+DEB_ARCHS := $(if $(filter all,$(DEB_ARCH)),amd64 arm64 armhf,$(DEB_ARCH))
 
 WERROR_OPTS := -Dwerror=true
 # make test builds every suite: a missing test dependency is an error there.
@@ -136,5 +142,10 @@ format:
 	if [ -n "$$files" ]; then clang-format -i $$files; fi; \
 	echo "clang-format: $$(printf '%s\n' $$files | grep -c .) files formatted"
 
+.PHONY: deb
+deb:
+	@SB_DEB_ARCHS='$(DEB_ARCHS)' scripts/install-deps deb
+	scripts/build-deb $(DEB_ARCHS)
+
 clean:
-	rm -rf build build-clang build-asan build-fuzz
+	rm -rf build build-clang build-asan build-fuzz build-deb
