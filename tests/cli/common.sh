@@ -128,6 +128,43 @@ sb_show() {
     fi
 }
 
+# sb_elf_arch FILE: the architecture an ELF executable was built for, read
+# from its header, in Debian's names as `storbench info` gives them
+# (x86_64, i386, aarch64, armhf, armel, ...), then a space and its word size
+# (32 or 64); "unknown" for what it does not know.
+sb_elf_arch() {
+    local class machine flags arch
+    class=$(od -An -tu1 -j4 -N1 -- "$1" 2>/dev/null | tr -d ' ')
+    machine=$(od -An -tu2 -j18 -N2 --endian=little -- "$1" 2>/dev/null | tr -d ' ')
+    case $machine in
+    62) arch=x86_64 ;;
+    3) arch=i386 ;;
+    183) arch=aarch64 ;;
+    40)
+        # e_flags (at 36 in a 32-bit header): EF_ARM_ABI_FLOAT_HARD, 0x400.
+        flags=$(od -An -tu4 -j36 -N4 --endian=little -- "$1" 2>/dev/null | tr -d ' ')
+        if (((${flags:-0} & 0x400) != 0)); then arch=armhf; else arch=armel; fi
+        ;;
+    243) arch=riscv64 ;;
+    *)
+        echo unknown
+        return
+        ;;
+    esac
+    case $class in
+    1) echo "$arch 32" ;;
+    2) echo "$arch 64" ;;
+    *) echo unknown ;;
+    esac
+}
+
+# sb_emulated FILE: true when the executable FILE is built for another
+# architecture than this shell, so that it runs under an emulator (qemu-user
+# through binfmt_misc, for a cross build's tests).
+sb_emulated() {
+    [[ $(sb_elf_arch "$1") != "$(sb_elf_arch "$BASH")" ]]
+}
+
 sb_require_bin
 
 # Every measuring command saves its run in the archive: the tests keep
