@@ -165,6 +165,19 @@ sb_emulated() {
     [[ $(sb_elf_arch "$1") != "$(sb_elf_arch "$BASH")" ]]
 }
 
+# sb_engine_unavailable NAME: prints why I/O engine NAME cannot run here, in
+# the words of its run-time probe (`storbench job --help` lists every engine
+# with "available here" or that reason), and succeeds; prints nothing and
+# fails when it can run. qemu-user, for one, has neither libaio nor
+# io_uring.
+sb_engine_unavailable() {
+    local why
+    why=$("$STORBENCH" job --help 2>/dev/null |
+        awk -v e="$1" '$1 == e { getline; sub(/^ +/, ""); print; exit }')
+    [[ -n $why && $why != "available here" ]] || return 1
+    printf '%s\n' "$why"
+}
+
 sb_require_bin
 
 # Every measuring command saves its run in the archive: the tests keep
