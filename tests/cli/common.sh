@@ -81,10 +81,20 @@ sb_tmpdir() {
     printf -v "$1" '%s' "$d"
 }
 
-# sb_require_bin: the binary exists and runs.
+# sb_require_bin: the binary exists and runs. A cross-built one (make
+# test-arm64, test-armhf) runs through qemu-user's binfmt_misc handler; where
+# that is not registered, the test skips and says so.
 sb_require_bin() {
     [[ -n ${STORBENCH:-} ]] || sb_fail "STORBENCH is not set (run through meson test)"
     [[ -x $STORBENCH ]] || sb_fail "STORBENCH='$STORBENCH' is not an executable"
+    local arch q
+    if sb_emulated "$STORBENCH" && ! "$STORBENCH" --version >/dev/null 2>&1; then
+        read -r arch _ <<<"$(sb_elf_arch "$STORBENCH")"
+        [[ $arch != unknown ]] || sb_fail "'$STORBENCH' is built for another machine and does not run here"
+        q=$arch
+        case $arch in armhf | armel) q=arm ;; esac
+        sb_skip "storbench is built for $arch and this $(uname -m) machine cannot run it: qemu-user's binfmt_misc handler is not registered (as root: scripts/qemu-binfmt $q)"
+    fi
 }
 
 # sb_require_python: python3 is there (for CSV and JSON checks).
