@@ -5,7 +5,7 @@
 #   make / make build   install build deps, configure build/, build build/storbench
 #   make run            build, then `./build/storbench run` on this directory
 #                       (pass more with ARGS="...")
-#   make test           install test deps, then three runs, each run even when
+#   make test           install test deps, then six runs, each run even when
 #                       an earlier one failed; fails when any of them failed:
 #                         build/       CC default, -Dwerror=true, every suite (--setup=full)
 #                         build-clang/ CC=clang, -Dwerror=true, suite unit
