@@ -6,13 +6,20 @@
 #                       build build/storbench (the program only, not the tests)
 #   make run            build, then `./build/storbench run` on this directory
 #                       (pass more with ARGS="...")
-#   make test           install test deps, then three runs, each run even when
+#   make test           install test deps, then six runs, each run even when
 #                       an earlier one failed; fails when any of them failed:
 #                         build/       CC default, -Dwerror=true, every suite (--setup=full)
 #                         build-clang/ CC=clang, -Dwerror=true, suite unit
 #                         build-asan/  ASan + UBSan, suites unit and cli
 #                         build-fuzz/  clang libFuzzer + ASan + UBSan, suite fuzz
 #                                      (the job-file parser, 60 s)
+#                         build-arm64/ aarch64-linux-gnu-gcc, -Dwerror=true,
+#                                      suites unit and cli under qemu-aarch64
+#                         build-armhf/ arm-linux-gnueabihf-gcc (32-bit ARM),
+#                                      -Dwerror=true, suites unit and cli
+#                                      under qemu-arm
+#                       (the two ARM stages run on x86-64 hosts; a board
+#                       skips them, saying why, and builds natively)
 #   make format         clang-format -i every .c/.h under include lib src tests bench
 #   make deb            install packaging deps, build the Debian package in
 #                       build-deb/ (scripts/build-deb) and lintian it;
@@ -50,22 +57,24 @@ SAN_ENV := ASAN_OPTIONS=$(SB_ASAN_OPTIONS) UBSAN_OPTIONS=$(SB_UBSAN_OPTIONS)
 
 FORMAT_DIRS := include lib src tests bench
 
-# $(call configure,DIR,CC or empty,-Dopt=value ...)
-# A new DIR is set up with the options (and CC, when given). An existing one is
-# left alone when its options already match, otherwise `meson configure`
-# changes them (ninja then regenerates); if it cannot be configured (for
-# example a meson upgrade broke it) it is wiped and set up again.
+# $(call configure,DIR,CC or empty,-Dopt=value ...[,setup-only arguments])
+# A new DIR is set up with the options (and CC, when given; and the setup-only
+# arguments such as --cross-file, which `meson configure` cannot change). An
+# existing one is left alone when its options already match, otherwise
+# `meson configure` changes them (ninja then regenerates); if it cannot be
+# configured (for example a meson upgrade broke it) it is wiped and set up
+# again.
 define configure
-@dir='$(1)'; cc='$(2)'; opts='$(3)'; \
+@dir='$(1)'; cc='$(2)'; opts='$(3)'; setup='$(4)'; \
 	if [ ! -f "$$dir/meson-private/coredata.dat" ]; then \
-	    echo "$${cc:+CC=$$cc }$(MESON) setup $$dir $$opts"; \
-	    $${cc:+env CC=$$cc} $(MESON) setup "$$dir" $$opts; \
+	    echo "$${cc:+CC=$$cc }$(MESON) setup $$dir $${setup:+$$setup }$$opts"; \
+	    $${cc:+env CC=$$cc} $(MESON) setup "$$dir" $$setup $$opts; \
 	elif [ -n "$$opts" ] && ! $(MESON) introspect --buildoptions "$$dir" 2>/dev/null | \
 	        python3 -c "$$OPTS_MATCH_PY" $$opts; then \
 	    echo "$(MESON) configure $$dir $$opts"; \
 	    $(MESON) configure "$$dir" $$opts || { \
 	        echo "make: $$dir cannot be configured; setting it up again"; \
-	        $${cc:+env CC=$$cc} $(MESON) setup --wipe "$$dir" $$opts; }; \
+	        $${cc:+env CC=$$cc} $(MESON) setup --wipe "$$dir" $$setup $$opts; }; \
 	fi
 endef
 
@@ -86,7 +95,8 @@ for arg in sys.argv[1:]:
 endef
 export OPTS_MATCH_PY
 
-.PHONY: build run test test-build test-clang test-asan test-fuzz format clean deps-build deps-test
+.PHONY: build run test test-build test-clang test-asan test-fuzz test-arm64 test-armhf format clean \
+	deps-build deps-test
 
 deps-build:
 	@scripts/install-deps build
@@ -102,15 +112,17 @@ run: build
 	./build/storbench run $(ARGS)
 
 # Each stage is its own make so a failure ends that stage only; the status of
-# all four decides the result.
+# all six decides the result.
 test: deps-test
 	@failed=; \
 	$(MAKE) --no-print-directory test-build || failed="$$failed build"; \
 	$(MAKE) --no-print-directory test-clang || failed="$$failed build-clang"; \
 	$(MAKE) --no-print-directory test-asan || failed="$$failed build-asan"; \
 	$(MAKE) --no-print-directory test-fuzz || failed="$$failed build-fuzz"; \
+	$(MAKE) --no-print-directory test-arm64 || failed="$$failed build-arm64"; \
+	$(MAKE) --no-print-directory test-armhf || failed="$$failed build-armhf"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED in:$$failed"; exit 1; fi; \
-	echo "make test: all four runs passed"
+	echo "make test: all six runs passed"
 
 test-build:
 	@echo "==== build: default compiler, -Dwerror=true, all suites (setup 'full')"
@@ -137,6 +149,37 @@ test-fuzz:
 	$(NINJA) -C build-fuzz
 	$(MESON) test -C build-fuzz --suite fuzz --print-errorlogs
 
+# The ARM cross builds: 64-bit (arm64) and 32-bit (armhf, where time_t,
+# off_t, size_t and long differ), with gcc and -Dwerror=true. The unit tests
+# run through the cross file's exe_wrapper (qemu-user); the CLI tests run the
+# binary by path, through qemu-user's binfmt_misc handler, which
+# scripts/qemu-binfmt registers when it can (root) and without which they
+# skip saying why. qemu-user has neither libaio nor io_uring: what needs
+# them skips with the engine's own reason. They run on x86-64 hosts, where
+# scripts/install-deps test installs the cross compilers and libraries; a
+# board builds and tests natively instead (test-build).
+HOST_ARCH := $(shell uname -m)
+CROSS_TEST = $(MESON) test -C $(1) --suite unit --suite cli --print-errorlogs --timeout-multiplier 3
+
+ifeq ($(HOST_ARCH),x86_64)
+test-arm64:
+	@echo "==== build-arm64: aarch64-linux-gnu-gcc, -Dwerror=true, suites unit and cli under qemu-aarch64"
+	@scripts/qemu-binfmt aarch64
+	$(call configure,build-arm64,,$(WERROR_OPTS),--cross-file=cross/aarch64-linux-gnu.ini)
+	$(NINJA) -C build-arm64
+	$(call CROSS_TEST,build-arm64)
+
+test-armhf:
+	@echo "==== build-armhf: arm-linux-gnueabihf-gcc (32-bit), -Dwerror=true, suites unit and cli under qemu-arm"
+	@scripts/qemu-binfmt arm
+	$(call configure,build-armhf,,$(WERROR_OPTS),--cross-file=cross/arm-linux-gnueabihf.ini)
+	$(NINJA) -C build-armhf
+	$(call CROSS_TEST,build-armhf)
+else
+test-arm64 test-armhf:
+	@echo "==== $(patsubst test-%,build-%,$@): skipped: the ARM cross builds run on x86-64 hosts; this $(HOST_ARCH) machine builds and tests natively (make test-build)"
+endif
+
 format:
 	@files=$$(find $(wildcard $(FORMAT_DIRS)) -type f \( -name '*.c' -o -name '*.h' \) | sort); \
 	if [ -n "$$files" ]; then clang-format -i $$files; fi; \
@@ -148,4 +191,4 @@ deb:
 	scripts/build-deb $(DEB_ARCHS)
 
 clean:
-	rm -rf build build-clang build-asan build-fuzz build-deb
+	rm -rf build build-clang build-asan build-fuzz build-arm64 build-armhf build-deb

@@ -5,14 +5,36 @@
  * (declared in cli.h).
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cli.h"
 #include "storbench/compare.h"
 #include "storbench/store.h"
+
+/* Days from 1970-01-01 to y-mo-d of the proleptic Gregorian calendar, in
+ * 64-bit arithmetic: the date is never handed to timegm(), whose time_t is
+ * 32 bits on some 32-bit systems and ends in 2038 there. Eras of 400 years
+ * (146097 days) repeat the calendar; a year is counted from March, so that
+ * February's leap day falls at the end of it. */
+static int64_t days_from_civil(int64_t y, int mo, int d)
+{
+    y -= mo <= 2;
+    int64_t era = (y >= 0 ? y : y - 399) / 400;
+    int64_t yoe = y - era * 400;                                      /* 0 .. 399 */
+    int64_t doy = (153 * (mo > 2 ? mo - 3 : mo + 9) + 2) / 5 + d - 1; /* 0 .. 365 */
+    int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;              /* 0 .. 146096 */
+    return era * 146097 + doe - 719468;
+}
+
+static int days_in_month(int y, int mo)
+{
+    static const int days[12] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+    bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+    return days[mo - 1] + (mo == 2 && leap);
+}
 
 /* "YYYY-MM-DD" or "YYYY-MM-DDTHH:MM" (a space for the T also works), UTC,
  * as `results list` prints times. */
@@ -29,15 +51,9 @@ bool cli_parse_since(const char *s, int64_t *out)
             s[used + 1 + used2])
             return false;
     }
-    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59)
+    if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo) || h > 23 || mi > 59)
         return false;
-    struct tm tm = {
-        .tm_year = y - 1900, .tm_mon = mo - 1, .tm_mday = d, .tm_hour = h, .tm_min = mi
-    };
-    time_t t = timegm(&tm);
-    if (tm.tm_mday != d) /* 2026-02-31 rolled over */
-        return false;
-    *out = (int64_t)t;
+    *out = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60;
     return true;
 }
 

@@ -13,8 +13,11 @@
 #include "storbench/kvs.h"
 #include "storbench/status.h"
 
-/* Adds hostname, kernel, machine, board (device tree or DMI) and the number
- * of online CPUs to kvs. */
+/* Adds hostname, kernel, machine (the kernel's architecture, as uname
+ * says), board (device tree or DMI) and the number of online CPUs to kvs;
+ * on the real machine (root NULL or "") also program_arch and program_bits,
+ * the architecture and word size storbench itself was built for ("armhf"
+ * and "32" for a 32-bit userland on an "aarch64" kernel). */
 SB_MUST_CHECK sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_error *err);
 
 /*
@@ -23,7 +26,8 @@ SB_MUST_CHECK sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_er
  * unit (ram_bytes, cpufreq_max_khz, usb_speed_mbps, temp_c.<zone type>);
  * flags are "yes" or "no".
  *
- *   host    board, SoC/CPU, cores, RAM, kernel, OS, CPU frequency,
+ *   host    board, SoC/CPU, cores, RAM, kernel, the kernel's and (on the
+ *           real machine) the program's architecture, OS, CPU frequency,
  *           temperatures, Raspberry Pi throttling
  *   target  what the TARGET is: path, kind, filesystem, mount options, the
  *           partition and its alignment

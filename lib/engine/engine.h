@@ -27,6 +27,11 @@
 
 #include "storbench/status.h"
 
+/* Offsets are int64_t everywhere and become off_t only at the system call:
+ * a 32-bit off_t would wrap at 2 GiB. meson.build defines
+ * _FILE_OFFSET_BITS=64, which makes it 64 bits on 32-bit targets too. */
+_Static_assert(sizeof(off_t) == 8, "storbench needs a 64-bit off_t (-D_FILE_OFFSET_BITS=64)");
+
 /* One request of an asynchronous engine. The caller owns it (and its
  * buffer) from sb_engine_ops.queue until the engine hands it back from
  * reap; the engine only sets res. */

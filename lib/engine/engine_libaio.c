@@ -20,8 +20,17 @@
  * Nothing queued is ever dropped: a request leaves the engine only through
  * reap's done[]. Unlike io_uring, Linux AIO is asynchronous only for
  * O_DIRECT files; on a buffered file io_submit does the transfer itself.
+ *
+ * No struct timespec crosses into libaio: on 32-bit targets storbench is
+ * built with a 64-bit time_t, but the C library's libaio may have been
+ * built with a 32-bit one (Debian bookworm's armhf), and would misread it.
+ * io_getevents always gets a NULL timeout: it then waits for min_nr
+ * completions, and with min_nr = 0 returns at once with what is there. The
+ * look at the completion ring that libaio makes for a zero timeout (no
+ * system call when the ring is empty) is made here instead (ring_empty).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -50,6 +59,26 @@ struct sb_engine_ctx {
     unsigned nfailed;
     struct io_event *events; /* depth, for io_getevents */
 };
+
+/* The head of the completion ring the kernel maps at the address of an
+ * io_context_t (struct aio_ring in the kernel's fs/aio.c; libaio and fio
+ * read it the same way). Completions are there when head != tail. */
+typedef struct aio_ring_head {
+    unsigned id, nr, head, tail, magic;
+} aio_ring_head;
+
+#define AIO_RING_MAGIC 0xa10a10a1u
+
+/* True when the ring is mapped as expected and holds no completion: then
+ * a reap that need not wait has nothing to take, without a system call. */
+static bool ring_empty(io_context_t aio)
+{
+    const aio_ring_head *ring = (const void *)aio;
+    if (__atomic_load_n(&ring->magic, __ATOMIC_RELAXED) != AIO_RING_MAGIC)
+        return false;
+    return __atomic_load_n(&ring->head, __ATOMIC_RELAXED) ==
+           __atomic_load_n(&ring->tail, __ATOMIC_ACQUIRE);
+}
 
 static sb_status aio_refused(int negerr, const char *call, sb_error *err)
 {
@@ -222,10 +251,11 @@ static SB_MUST_CHECK sb_status aio_reap(sb_engine_ctx *ctx, unsigned min, unsign
             room = ctx->inflight;
         if (room == 0)
             break;
-        /* With need == 0 a zero timeout lets libaio look at the ring in
-         * user space and return without a system call when it is empty. */
-        struct timespec zero = { 0, 0 };
-        int r = io_getevents(ctx->aio, (long)need, (long)room, ctx->events, need ? NULL : &zero);
+        /* need == 0: an empty ring means nothing to take now; otherwise
+         * io_getevents with min_nr 0 takes what is there without waiting. */
+        int r = need == 0 && ring_empty(ctx->aio)
+                    ? 0
+                    : io_getevents(ctx->aio, (long)need, (long)room, ctx->events, NULL);
         if (r == -EINTR)
             continue;
         if (r < 0) {

@@ -31,6 +31,52 @@ static void read_line(const char *root, const char *path, char *out, size_t len)
     fclose(f);
 }
 
+static bool real_root(const char *root)
+{
+    return !root || !root[0];
+}
+
+/* The architecture this program was compiled for, in Debian's names: the
+ * kernel's ("machine") can differ, as a 32-bit userland (armhf) on a 64-bit
+ * kernel (aarch64) does, the common Raspberry Pi OS case. */
+static const char *program_arch(void)
+{
+#if defined(__x86_64__) && defined(__ILP32__)
+    return "x32";
+#elif defined(__x86_64__)
+    return "x86_64";
+#elif defined(__i386__)
+    return "i386";
+#elif defined(__aarch64__)
+    return "aarch64";
+#elif defined(__arm__) && defined(__ARM_PCS_VFP)
+    return "armhf";
+#elif defined(__arm__)
+    return "armel";
+#elif defined(__riscv)
+    return sizeof(void *) == 8 ? "riscv64" : "riscv32";
+#elif defined(__powerpc64__)
+    return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ ? "ppc64el" : "ppc64";
+#elif defined(__s390x__)
+    return "s390x";
+#elif defined(__loongarch64)
+    return "loong64";
+#else
+    return "unknown";
+#endif
+}
+
+/* program_arch and program_bits (its pointer width, 32 or 64) of this
+ * program, for the real machine only: a fake tree describes another
+ * machine, whose program this is not. */
+static SB_MUST_CHECK sb_status program_kvs(const char *root, sb_kvs *kvs, sb_error *err)
+{
+    if (!real_root(root))
+        return SB_OK;
+    SB_TRY(sb_kvs_set(kvs, "program_arch", program_arch(), err));
+    return sb_kvs_setf(kvs, err, "program_bits", "%u", (unsigned)(8 * sizeof(void *)));
+}
+
 sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_error *err)
 {
     struct utsname u;
@@ -43,6 +89,8 @@ sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_error *err)
         if (!st)
             st = sb_kvs_set(kvs, "machine", u.machine, err);
     }
+    if (!st)
+        st = program_kvs(root, kvs, err);
     /* Device-tree boards (Raspberry Pi, Banana Pi, ...) name themselves here;
      * PCs through DMI. */
     read_line(root, "/proc/device-tree/model", model, sizeof model);
@@ -199,11 +247,6 @@ static SB_MUST_CHECK sb_status thermal_zones(const char *root, sb_kvs *kvs, sb_e
     return SB_OK;
 }
 
-static bool real_root(const char *root)
-{
-    return !root || !root[0];
-}
-
 sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err)
 {
     char v[1024], w[512];
@@ -278,6 +321,8 @@ sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *err)
     read_line(root, "/proc/sys/kernel/arch", v, sizeof v);
     if (v[0] || have_uname)
         SET("machine", v[0] ? v : u.machine);
+    if (!st)
+        st = program_kvs(root, kvs, err);
     os_release(root, v, sizeof v);
     SET("os", v[0] ? v : "unknown");
 

@@ -22,6 +22,7 @@ typedef enum value_kind {
     V_MBPS,    /* "480 Mb/s" */
     V_KBIT_S,  /* "50 Mb/s" */
     V_CELSIUS, /* "48.7 °C" */
+    V_BITS,    /* "32-bit" */
 } value_kind;
 
 /* Labels for the keys the probes produce, and how to show their values.
@@ -39,7 +40,9 @@ static const struct {
     { "cpus", "cores", V_TEXT },
     { "ram_bytes", "RAM", V_BYTES },
     { "kernel", "kernel", V_TEXT },
-    { "machine", "architecture", V_TEXT },
+    { "machine", "kernel architecture", V_TEXT },
+    { "program_arch", "program architecture", V_TEXT },
+    { "program_bits", "program word size", V_BITS },
     { "os", "OS", V_TEXT },
     { "cpufreq_governor", "CPU governor", V_TEXT },
     { "cpufreq_cur_khz", "CPU frequency now", V_KHZ },
@@ -220,6 +223,12 @@ static void show_value(value_kind kind, const char *v, char *out, size_t len)
                  "C",
                  v);
         return;
+    case V_BITS:
+        if (whole(v, &n)) {
+            snprintf(out, len, "%llu-bit", n);
+            return;
+        }
+        break;
     case V_TEXT: break;
     }
     snprintf(out, len, "%s", v);

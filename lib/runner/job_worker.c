@@ -394,6 +394,13 @@ sb_status sb_job_worker_setup(sb_jworker *w, sb_error *err)
     w->stop = w->sh->c->stop;
     uint64_t maxbs = j->bs_bytes[0] > j->bs_bytes[1] ? j->bs_bytes[0] : j->bs_bytes[1];
     w->buf_stride = (size_t)((maxbs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);
+    /* iodepth=4096 of 256 MiB blocks is 1 TiB: more than a 32-bit size_t
+     * counts, and the product would wrap to a small buffer. */
+    if (w->depth > SIZE_MAX / w->buf_stride)
+        return sb_job_fail(err, SB_E_NOMEM, j,
+                           "iodepth=%u buffers of %" PRIu64 " bytes are more than this %u-bit "
+                           "program can address",
+                           w->depth, maxbs, (unsigned)(8 * sizeof(void *)));
     void *buf;
     if (posix_memalign(&buf, BUF_ALIGN, w->buf_stride * w->depth) != 0)
         return sb_error_set(err, SB_E_NOMEM, 0, "out of memory for %u buffers of %" PRIu64 " bytes",

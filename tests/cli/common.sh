@@ -81,10 +81,20 @@ sb_tmpdir() {
     printf -v "$1" '%s' "$d"
 }
 
-# sb_require_bin: the binary exists and runs.
+# sb_require_bin: the binary exists and runs. A cross-built one (make
+# test-arm64, test-armhf) runs through qemu-user's binfmt_misc handler; where
+# that is not registered, the test skips and says so.
 sb_require_bin() {
     [[ -n ${STORBENCH:-} ]] || sb_fail "STORBENCH is not set (run through meson test)"
     [[ -x $STORBENCH ]] || sb_fail "STORBENCH='$STORBENCH' is not an executable"
+    local arch q
+    if sb_emulated "$STORBENCH" && ! "$STORBENCH" --version >/dev/null 2>&1; then
+        read -r arch _ <<<"$(sb_elf_arch "$STORBENCH")"
+        [[ $arch != unknown ]] || sb_fail "'$STORBENCH' is built for another machine and does not run here"
+        q=$arch
+        case $arch in armhf | armel) q=arm ;; esac
+        sb_skip "storbench is built for $arch and this $(uname -m) machine cannot run it: qemu-user's binfmt_misc handler is not registered (as root: scripts/qemu-binfmt $q)"
+    fi
 }
 
 # sb_require_python: python3 is there (for CSV and JSON checks).
@@ -126,6 +136,56 @@ sb_show() {
         cat -- "$1"
         printf -- '---\n'
     fi
+}
+
+# sb_elf_arch FILE: the architecture an ELF executable was built for, read
+# from its header, in Debian's names as `storbench info` gives them
+# (x86_64, i386, aarch64, armhf, armel, ...), then a space and its word size
+# (32 or 64); "unknown" for what it does not know.
+sb_elf_arch() {
+    local class machine flags arch
+    class=$(od -An -tu1 -j4 -N1 -- "$1" 2>/dev/null | tr -d ' ')
+    machine=$(od -An -tu2 -j18 -N2 --endian=little -- "$1" 2>/dev/null | tr -d ' ')
+    case $machine in
+    62) arch=x86_64 ;;
+    3) arch=i386 ;;
+    183) arch=aarch64 ;;
+    40)
+        # e_flags (at 36 in a 32-bit header): EF_ARM_ABI_FLOAT_HARD, 0x400.
+        flags=$(od -An -tu4 -j36 -N4 --endian=little -- "$1" 2>/dev/null | tr -d ' ')
+        if (((${flags:-0} & 0x400) != 0)); then arch=armhf; else arch=armel; fi
+        ;;
+    243) arch=riscv64 ;;
+    *)
+        echo unknown
+        return
+        ;;
+    esac
+    case $class in
+    1) echo "$arch 32" ;;
+    2) echo "$arch 64" ;;
+    *) echo unknown ;;
+    esac
+}
+
+# sb_emulated FILE: true when the executable FILE is built for another
+# architecture than this shell, so that it runs under an emulator (qemu-user
+# through binfmt_misc, for a cross build's tests).
+sb_emulated() {
+    [[ $(sb_elf_arch "$1") != "$(sb_elf_arch "$BASH")" ]]
+}
+
+# sb_engine_unavailable NAME: prints why I/O engine NAME cannot run here, in
+# the words of its run-time probe (`storbench job --help` lists every engine
+# with "available here" or that reason), and succeeds; prints nothing and
+# fails when it can run. qemu-user, for one, has neither libaio nor
+# io_uring.
+sb_engine_unavailable() {
+    local why
+    why=$("$STORBENCH" job --help 2>/dev/null |
+        awk -v e="$1" '$1 == e { getline; sub(/^ +/, ""); print; exit }')
+    [[ -n $why && $why != "available here" ]] || return 1
+    printf '%s\n' "$why"
 }
 
 sb_require_bin

@@ -4,6 +4,10 @@
 #  * `info /` and `info --format json /` work on the real root filesystem:
 #    the text has its four groups, the JSON parses and names the same
 #    filesystem type as /proc/self/mountinfo;
+#  * the kernel's architecture (uname -m) and the program's own, which the
+#    ELF header of $STORBENCH says (a cross build run under qemu-user: armhf
+#    and 32-bit on an x86_64 kernel), in the text, the JSON and the host of
+#    a run saved in the archive;
 #  * `info --root tests/data/probe/pi /` prints exactly the golden file the
 #    unit test renders (tests/data/golden/info_pi.txt), so the program adds
 #    nothing and loses nothing on the way;
@@ -49,6 +53,44 @@ assert d["target"]["fs_type"], "no filesystem type"
 assert not want or d["target"]["fs_type"] == want, (d["target"]["fs_type"], want)
 assert isinstance(d["host"]["cpus"], int), d["host"]["cpus"]
 PY
+
+# Two architectures: the kernel's and the program's.
+read -r prog_arch prog_bits <<<"$(sb_elf_arch "$STORBENCH")"
+# The full probe reads /proc/sys/kernel/arch where the kernel has it (6.1
+# and later), else uname: either way the kernel's, not the program's.
+kernel_arch=$(cat /proc/sys/kernel/arch 2>/dev/null || uname -m)
+sb_note "kernel: $kernel_arch; program: $prog_arch, $prog_bits-bit"
+[[ $prog_arch != unknown ]] || bad "the ELF header of $STORBENCH names no known architecture"
+grep -qE "^  kernel architecture +$kernel_arch\$" "$T/text.stdout" ||
+    bad "info /: the kernel architecture is not $kernel_arch"
+grep -qE "^  program architecture +$prog_arch\$" "$T/text.stdout" ||
+    bad "info /: the program architecture is not $prog_arch"
+grep -qE "^  program word size +$prog_bits-bit\$" "$T/text.stdout" ||
+    bad "info /: the program word size is not $prog_bits-bit"
+python3 - "$T/json.stdout" "$prog_arch" "$prog_bits" "$kernel_arch" <<'PY' ||
+import json, sys
+h = json.load(open(sys.argv[1]))["host"]
+arch, bits, kernel = sys.argv[2], int(sys.argv[3]), sys.argv[4]
+assert h["program_arch"] == arch, (h["program_arch"], arch)
+assert h["program_bits"] == bits, (h["program_bits"], bits)
+assert h["machine"] == kernel, (h["machine"], kernel)
+PY
+    bad "info --format json /: the architectures, see the assertion above"
+# A run saved in the archive carries both in its host.
+mkdir "$T/work"
+sb_run "$T/sweep" sweep --bs 4k --min-time 0.1s --max-time 0.2s --file-size 4m -q \
+    --db "$T/arch.db" "$T/work"
+[[ $SB_RC -eq 0 ]] || bad "sweep: exit status $SB_RC: $(cat "$T/sweep.stderr")"
+sb_run "$T/saved" results show 1 -f json --db "$T/arch.db"
+python3 - "$T/saved.stdout" "$prog_arch" "$prog_bits" <<'PY' || bad "the saved run's host: see above"
+import json, sys
+h = json.load(open(sys.argv[1]))["host"]
+assert h["program_arch"] == sys.argv[2], h
+assert h["program_bits"] == sys.argv[3], h
+assert h["machine"], h
+PY
+# A fake tree is another machine: no program of ours runs there.
+grep -q "program" "$src/tests/data/golden/info_pi.txt" && bad "the fake tree's golden names a program"
 
 # The host alone, and -f as the short form.
 sb_run "$T/host" info -f json
@@ -108,4 +150,4 @@ if [[ $failed -ne 0 ]]; then
     done
     sb_fail "$failed checks failed"
 fi
-echo "ok - info on /, in JSON, on a fake tree, on bad input${dev:+, on loop device $dev}"
+echo "ok - info on /, in JSON, the kernel's and the program's architecture ($kernel_arch, $prog_arch $prog_bits-bit), on a fake tree, on bad input${dev:+, on loop device $dev}"

@@ -24,6 +24,17 @@ sb_tmpdir T
 export SB_JOB_DIR=/srv/bench SB_JOB_SIZE=512m SB_JOB_TAG=pi4
 unset SB_JOB_UNSET
 
+# A cross build's test_jobspec runs under qemu-user, whose sysinfo() hands a
+# 32-bit program the RAM cut at 4 GiB (the kernel scales it with mem_unit;
+# qemu copies it into 32 bits), while fio runs natively: $mb_memory is then
+# given to it as fio computes it, from this machine's pages.
+dump_opts=()
+if sb_emulated "$SB_JOBSPEC_DUMP"; then
+    mb=$(($(getconf _PHYS_PAGES) * $(getconf PAGESIZE) / 1048576))
+    dump_opts=(--mb-memory "$mb")
+    sb_note "test_jobspec is $(sb_elf_arch "$SB_JOBSPEC_DUMP"), run by an emulator: \$mb_memory=$mb given to it (fio's value)"
+fi
+
 # fio's debug lines -> "job<TAB>key<TAB>value", [global] merged as fio does.
 fio_values() {
     awk -F'\t' '
@@ -115,7 +126,7 @@ for f in "$SB_SOURCE_ROOT"/tests/data/jobs/good/*.fio; do
         continue
     fi
     fio_values <"$T/fio.out" | sort >"$T/fio.tsv"
-    if ! "$SB_JOBSPEC_DUMP" --dump "$f" >"$T/ours.txt" 2>"$T/ours.err"; then
+    if ! "$SB_JOBSPEC_DUMP" --dump ${dump_opts[@]+"${dump_opts[@]}"} "$f" >"$T/ours.txt" 2>"$T/ours.err"; then
         sb_note "$base: storbench refuses it: $(cat "$T/ours.err")"
         failed=$((failed + 1))
         continue

@@ -4,7 +4,8 @@
 # runs with labels into a --db in a temporary directory; then `results
 # list` (with every filter), `show` (the same bytes the sweep printed),
 # `export` (CSV and JSON, one row per measurement, the same rows) and
-# `delete` behave. --no-save creates nothing. A corrupt archive and a
+# `delete` behave; runs dated after 2038 (imported) are listed and
+# selected by --since as any other. --no-save creates nothing. A corrupt archive and a
 # read-only one: the results are still printed, one error line on stderr,
 # exit 1. Bad options of `results` are one line and exit 2.
 set -u
@@ -66,7 +67,7 @@ cmp -s "$T/list.stdout" "$T/list_again.stdout" || bad "list: two listings differ
 list_ids() {
     local name=$1
     shift
-    sb_run "$T/$name" results list --db "$DB" "$@"
+    sb_run "$T/$name" results list --db "${LIST_DB:-$DB}" "$@"
     clean "$name"
     tail -n +2 "$T/$name.stdout" | awk '{ print $1 }' | tr '\n' ' ' | sed 's/ $//'
 }
@@ -86,6 +87,41 @@ check_ids "" f_host2 --host no-such-host
 check_ids "1 2" f_since --since 2000-01-01
 check_ids "1 2" f_since2 --since 2000-01-01T10:30
 check_ids "" f_future --since 2999-01-01
+# ---- dates after 2038 (past a 32-bit time_t) -------------------------------
+# fio results imported with their own timestamps: 2040-07-01 12:00 UTC
+# (2224756800, past 2^31) and 2026-03-01 08:30 UTC, in an archive of their own.
+FDB=$T/future.db
+src=${SB_SOURCE_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../..}
+for ts in 2224756800 1772353800; do
+    sed "s/\"timestamp\" : [0-9]*/\"timestamp\" : $ts/" \
+        "$src/tests/data/import/good/fio-3.33-randrw.json" >"$T/fio-$ts.json"
+    sb_run "$T/import_$ts" results import --db "$FDB" "$T/fio-$ts.json"
+    clean "import_$ts"
+done
+sb_run "$T/flist" results list --db "$FDB"
+clean flist
+grep -qE '^ 1  2040-07-01 12:00  ' "$T/flist.stdout" ||
+    bad "list: the run of 2040 is not shown as 2040-07-01 12:00: $(cat "$T/flist.stdout")"
+grep -qE '^ 2  2026-03-01 08:30  ' "$T/flist.stdout" ||
+    bad "list: the run of 2026 is not shown as 2026-03-01 08:30: $(cat "$T/flist.stdout")"
+LIST_DB=$FDB
+check_ids "1 2" f40_all --since 2026-03-01T08:30
+check_ids "1" f40_after --since 2026-03-01T08:31
+check_ids "1" f40_2038 --since 2038-01-19T03:15 # the first minute after 2^31 s
+check_ids "1" f40_day --since 2040-07-01
+check_ids "1" f40_exact --since 2040-07-01T12:00
+check_ids "" f40_late --since 2040-07-01T12:01
+check_ids "" f40_2999 --since 2999-01-01
+check_ids "1" f40_leap --since 2040-02-29 # a leap day
+unset LIST_DB
+sb_run "$T/fshow" results show 1 -f json --db "$FDB"
+clean fshow
+python3 - "$T/fshow.stdout" <<'PY' || bad "show 1 -f json: started_unix is not 2224756800"
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["started_unix"] == 2224756800, d["started_unix"]
+PY
+
 # An empty selection prints nothing at all.
 sb_run "$T/empty" results list --db "$DB" --host no-such-host
 [[ ! -s $T/empty.stdout ]] || bad "list with no match printed something"
@@ -218,6 +254,8 @@ sb_run "$T/badid" results show x1 --db "$DB"
 one_error badid 2 "'x1' is not a run id"
 sb_run "$T/badsince" results list --since 2024-13-01 --db "$DB"
 one_error badsince 2 "--since"
+sb_run "$T/badleap" results list --since 2026-02-29 --db "$DB"
+one_error badleap 2 "--since: '2026-02-29'"
 sb_run "$T/badfilter" results list --filter drive --db "$DB"
 one_error badfilter 2 "--filter: 'drive' is not KEY=VALUE"
 sb_run "$T/badlabel" sweep "${F[@]}" --label =x "$W"

@@ -7,6 +7,13 @@
  *   test_engine NAME       the asynchronous engine NAME (libaio, io_uring):
  *                          exits 77 with the probe's one line when it cannot
  *                          run here, so meson shows it as SKIP with the reason
+ *   test_engine offsets    offsets past 2 and 4 GiB in a sparse 8 GiB test
+ *                          file of a directory target ($TMPDIR, else /tmp):
+ *                          the synchronous engines, the whole-transfer and
+ *                          layout helpers, their messages, the target's
+ *                          sizes; exits 77 saying so where the filesystem
+ *                          cannot hold such a file. What a 32-bit off_t,
+ *                          size_t or long would cut at 2 or 4 GiB shows here.
  *
  * The round trip writes a 4 MiB pattern in 4 KiB and 64 KiB blocks in one
  * random order and reads it back in another, buffered and O_DIRECT, at
@@ -23,10 +30,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -36,12 +45,16 @@
 
 #include "engine/engine.h"
 #include "engine/engine_config.h"
+#include "target/target.h"
+#include "unit_tmp.h"
 
 #define KIB 1024u
 #define FILE_BYTES (4u * 1024 * KIB)
 #define BIG_BLOCK (64u * KIB)
 #define SMALL_BLOCK (4u * KIB)
 #define ALIGN 4096u
+#define GIB (UINT64_C(1) << 30)
+#define SPARSE_BYTES (8 * GIB)
 
 static void ok(sb_status st, const sb_error *err)
 {
@@ -414,6 +427,98 @@ static void test_depths(void **state)
     close(fd);
 }
 
+/* Offsets past 2 and 4 GiB (a block straddles each) and up to the end of
+ * a sparse 8 GiB file, written and read back through the engine, buffered
+ * and, where the filesystem takes it, O_DIRECT. */
+static void test_high_offsets(void **state)
+{
+    const fixture *f = *state;
+    static const blk blocks[] = {
+        { (int64_t)(2 * GIB) - 4096, 2 * SMALL_BLOCK },
+        { (int64_t)(4 * GIB) - 4096, 2 * SMALL_BLOCK },
+        { (int64_t)(5 * GIB) + 4096, BIG_BLOCK },
+        { (int64_t)(6 * GIB), SMALL_BLOCK },
+        { (int64_t)SPARSE_BYTES - 4096, SMALL_BLOCK },
+    };
+    int fd = open_mode(f->path, false);
+    if (ftruncate(fd, (off_t)SPARSE_BYTES) != 0) {
+        printf("note: %s cannot be a sparse 8 GiB file (%s): high offsets not tested\n", f->path,
+               strerror(errno));
+        close(fd);
+        skip();
+    }
+    size_t n = sizeof blocks / sizeof blocks[0];
+    async_pass(f->e, fd, true, blocks, n, 8, false, 0x5eed0400);
+    assert_int_equal(fdatasync(fd), 0);
+    async_pass(f->e, fd, false, blocks, n, 8, true, 0x5eed0400);
+    int dfd = open_mode(f->path, true);
+    if (dfd >= 0) {
+        async_pass(f->e, dfd, false, blocks, n, 1, true, 0x5eed0400);
+        async_pass(f->e, dfd, true, blocks, n, 4, false, 0x5eed0401);
+        async_pass(f->e, fd, false, blocks, n, 4, true, 0x5eed0401);
+        close(dfd);
+    }
+    struct stat st;
+    assert_int_equal(fstat(fd, &st), 0);
+    assert_true((uint64_t)st.st_size == SPARSE_BYTES);
+    close(fd);
+}
+
+/* Requests in flight, reaped with min = 0 only (never waiting) until all
+ * are back: each reap takes what has completed and returns at once. */
+static void test_poll(void **state)
+{
+    const fixture *f = *state;
+    sb_error err;
+    enum { N = 16 };
+    static unsigned char data[N * SMALL_BLOCK];
+    pattern_fill(data, 0, sizeof data, 7);
+    int fd = open_mode(f->path, false);
+    assert_int_equal(pwrite(fd, data, sizeof data, 0), (ssize_t)sizeof data);
+    assert_int_equal(fdatasync(fd), 0);
+    for (int direct = 0; direct < 2; direct++) {
+        int rfd = direct ? open_mode(f->path, true) : fd;
+        if (rfd < 0)
+            break;
+        void *back;
+        assert_int_equal(posix_memalign(&back, ALIGN, sizeof data), 0);
+        memset(back, 0, sizeof data);
+        sb_engine_ctx *ctx = NULL;
+        ok(f->e->init(N, &ctx, &err), &err);
+        sb_io ios[N];
+        for (unsigned i = 0; i < N; i++) {
+            ios[i] = (sb_io){ .fd = rfd,
+                              .buf = (unsigned char *)back + (size_t)i * SMALL_BLOCK,
+                              .len = SMALL_BLOCK,
+                              .off = (int64_t)i * SMALL_BLOCK,
+                              .res = -9999 };
+            ok(f->e->queue(ctx, &ios[i], &err), &err);
+        }
+        ok(f->e->submit(ctx, &err), &err);
+        sb_io *done[N];
+        unsigned total = 0;
+        for (unsigned long polls = 0; total < N; polls++) {
+            unsigned got = 99;
+            ok(f->e->reap(ctx, 0, N, done, &got, &err), &err);
+            assert_true(got <= N - total);
+            total += got;
+            if (polls > 100000000ul)
+                fail_msg("%u of %u requests completed after %lu polls", total, N, polls);
+        }
+        for (unsigned i = 0; i < N; i++)
+            assert_int_equal(ios[i].res, SMALL_BLOCK);
+        assert_memory_equal(back, data, sizeof data);
+        unsigned got = 99;
+        ok(f->e->reap(ctx, 0, N, done, &got, &err), &err);
+        assert_int_equal(got, 0);
+        f->e->destroy(ctx);
+        free(back);
+        if (direct)
+            close(rfd);
+    }
+    close(fd);
+}
+
 /* ---- synchronous engines ------------------------------------------------ */
 
 static void sync_roundtrip(const sb_engine_ops *e, const char *path)
@@ -575,6 +680,189 @@ static void test_probe_refused(void **state)
                              "Function not implemented");
 }
 
+/* ---- offsets past 4 GiB in a sparse 8 GiB test file ---------------------- */
+
+typedef struct sparse {
+    char dir[256];
+    sb_target *t;
+    sb_testfile *tf;
+} sparse;
+
+/* The pattern at off, len bytes, written through f; then read back. */
+static void xfer_check(const sb_io_file *f, int64_t off, size_t len, uint64_t seed)
+{
+    sb_error err;
+    unsigned char *want = malloc(len), *got = malloc(len);
+    assert_true(want && got);
+    pattern_fill(want, off, len, seed);
+    size_t done = 0;
+    ok(sb_engine_seek(f, off, &err), &err);
+    ok(sb_engine_xfer(f, true, want, len, off, &done, &err), &err);
+    assert_true(done == len);
+    if (!f->eng->positional) /* the file position went on past 4 GiB */
+        assert_true(lseek(f->fd, 0, SEEK_CUR) == (off_t)(off + (int64_t)len));
+    memset(got, 0, len);
+    ok(sb_engine_seek(f, off, &err), &err);
+    ok(sb_engine_xfer(f, false, got, len, off, &done, &err), &err);
+    assert_true(done == len);
+    if (memcmp(got, want, len) != 0)
+        fail_msg("%s: %zu bytes at offset %" PRId64 " differ from what was written", f->eng->name,
+                 len, off);
+    free(got);
+    free(want);
+}
+
+/* sync (positioned with sb_engine_seek) and psync, a block across 2 GiB
+ * and one across 4 GiB, others at 5 and 6 GiB and one ending at 8 GiB. */
+static void test_sparse_sync_engines(void **state)
+{
+    sparse *sp = *state;
+    static const blk blocks[] = {
+        { (int64_t)(2 * GIB) - 2048, 4096 }, { (int64_t)(4 * GIB) - 2048, 4096 },
+        { (int64_t)(4 * GIB), 1 },           { (int64_t)(5 * GIB) + 3, BIG_BLOCK },
+        { (int64_t)(6 * GIB) - 1, 2 },       { (int64_t)SPARSE_BYTES - BIG_BLOCK, BIG_BLOCK },
+    };
+    static const char *const engines[] = { "sync", "psync" };
+    for (size_t e = 0; e < 2; e++) {
+        sb_io_file f = { .eng = sb_engine_find(engines[e]),
+                         .fd = sb_testfile_fd(sp->tf),
+                         .path = sb_testfile_path(sp->tf) };
+        for (size_t i = 0; i < sizeof blocks / sizeof blocks[0]; i++)
+            xfer_check(&f, blocks[i].off, blocks[i].len, 0x5eed0500 + e);
+    }
+    assert_true(sb_testfile_size(sp->tf) == SPARSE_BYTES);
+}
+
+/* A read that meets the end of the 8 GiB file: the message and the
+ * error's offset name the byte past 4 GiB where it came up short. */
+static void test_sparse_short_read(void **state)
+{
+    sparse *sp = *state;
+    sb_io_file f = { .eng = &sb_engine_psync,
+                     .fd = sb_testfile_fd(sp->tf),
+                     .path = sb_testfile_path(sp->tf) };
+    static unsigned char buf[2 * SMALL_BLOCK];
+    sb_error err;
+    size_t done = 0;
+    int64_t off = (int64_t)SPARSE_BYTES - SMALL_BLOCK;
+    assert_int_equal(sb_engine_xfer(&f, false, buf, sizeof buf, off, &done, &err), SB_E_IO);
+    assert_true(done == SMALL_BLOCK);
+    assert_true(err.offset == (int64_t)SPARSE_BYTES);
+    char want[512];
+    snprintf(want, sizeof want, "read of '%s' at offset 8589934592 came up short", f.path);
+    assert_string_equal(err.msg, want);
+}
+
+static void layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
+{
+    (void)elapsed_ns;
+    *(uint64_t *)ctx = done_bytes;
+}
+
+/* The layout helper grows the file from 8 GiB to 8 GiB + 1 MiB; the cache
+ * of a range past 4 GiB is dropped; the target's sizes follow. */
+static void test_sparse_layout(void **state)
+{
+    sparse *sp = *state;
+    sb_error err;
+    static unsigned char chunk[BIG_BLOCK];
+    pattern_fill(chunk, 0, sizeof chunk, 0x5eed0600);
+    uint64_t reported = 0;
+    sb_layout l = { .fd = sb_testfile_fd(sp->tf),
+                    .path = sb_testfile_path(sp->tf),
+                    .from = SPARSE_BYTES,
+                    .to = SPARSE_BYTES + 16 * BIG_BLOCK,
+                    .buf = chunk,
+                    .chunk_bytes = sizeof chunk,
+                    .progress = layout_progress,
+                    .progress_ctx = &reported };
+    ok(sb_engine_layout(&l, &err), &err);
+    assert_true(reported == 16 * BIG_BLOCK);
+    assert_true(sb_testfile_size(sp->tf) == SPARSE_BYTES + 16 * BIG_BLOCK);
+    sb_target_kind kind;
+    uint64_t size = 0;
+    ok(sb_target_stat(sb_testfile_path(sp->tf), &kind, &size, &err), &err);
+    assert_int_equal(kind, SB_TARGET_FILE);
+    assert_true(size == SPARSE_BYTES + 16 * BIG_BLOCK);
+    ok(sb_cache_drop_file(sb_testfile_fd(sp->tf), SPARSE_BYTES, 16 * BIG_BLOCK, &err), &err);
+    static unsigned char back[BIG_BLOCK];
+    sb_io_file f = { .eng = &sb_engine_psync, .fd = l.fd, .path = l.path };
+    ok(sb_engine_xfer(&f, false, back, sizeof back, (int64_t)(SPARSE_BYTES + 15 * BIG_BLOCK), NULL,
+                      &err),
+       &err);
+    assert_memory_equal(back, chunk, sizeof chunk);
+    ok(sb_testfile_truncate(sp->tf, SPARSE_BYTES, &err), &err);
+    assert_true(sb_testfile_size(sp->tf) == SPARSE_BYTES);
+}
+
+/* O_DIRECT past 4 GiB, with a buffer aligned as the target says. */
+static void test_sparse_direct(void **state)
+{
+    sparse *sp = *state;
+    sb_error err;
+    int dfd;
+    if (sb_testfile_direct_fd(sp->tf, &dfd, &err) != SB_OK) {
+        printf("note: %s: O_DIRECT past 4 GiB not tested\n", err.msg);
+        skip();
+    }
+    size_t align = sb_testfile_dio_align(sp->tf);
+    if (align < ALIGN)
+        align = ALIGN;
+    void *buf;
+    assert_int_equal(posix_memalign(&buf, align, BIG_BLOCK), 0);
+    sb_io_file f = { .eng = &sb_engine_psync, .fd = dfd, .path = sb_testfile_path(sp->tf) };
+    int64_t off = (int64_t)(7 * GIB) - (int64_t)BIG_BLOCK / 2;
+    pattern_fill(buf, off, BIG_BLOCK, 0x5eed0700);
+    ok(sb_engine_xfer(&f, true, buf, BIG_BLOCK, off, NULL, &err), &err);
+    memset(buf, 0, BIG_BLOCK);
+    ok(sb_engine_xfer(&f, false, buf, BIG_BLOCK, off, NULL, &err), &err);
+    unsigned char *want = malloc(BIG_BLOCK);
+    assert_non_null(want);
+    pattern_fill(want, off, BIG_BLOCK, 0x5eed0700);
+    assert_memory_equal(buf, want, BIG_BLOCK);
+    free(want);
+    free(buf);
+}
+
+static void sparse_free(sparse *sp)
+{
+    sb_testfile_remove(sp->tf);
+    sb_target_close(sp->t);
+    if (rmdir(sp->dir) != 0)
+        fprintf(stderr, "test_engine: cannot remove %s: %s\n", sp->dir, strerror(errno));
+}
+
+/* test_engine offsets: the sparse file, or 77 and why not. */
+static int offsets_main(void)
+{
+    static sparse sp;
+    sb_error err;
+    if (!sb_unit_mkdtemp(sp.dir, sizeof sp.dir, "engine")) {
+        fprintf(stderr, "test_engine: cannot create a temporary directory: %s\n", strerror(errno));
+        return 1;
+    }
+    if (sb_target_open(sp.dir, SB_TARGET_WRITE, &sp.t, &err) != SB_OK ||
+        sb_testfile_open(sp.t, &sp.tf, &err) != SB_OK) {
+        fprintf(stderr, "test_engine: %s\n", err.msg);
+        sparse_free(&sp);
+        return 1;
+    }
+    if (sb_testfile_truncate(sp.tf, SPARSE_BYTES, &err) != SB_OK) {
+        printf("SKIP: the filesystem of %s cannot hold a sparse 8 GiB file: %s\n", sp.dir, err.msg);
+        sparse_free(&sp);
+        return 77;
+    }
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_prestate(test_sparse_sync_engines, &sp),
+        cmocka_unit_test_prestate(test_sparse_short_read, &sp),
+        cmocka_unit_test_prestate(test_sparse_layout, &sp),
+        cmocka_unit_test_prestate(test_sparse_direct, &sp),
+    };
+    int r = cmocka_run_group_tests_name("offsets past 4 GiB", tests, NULL, NULL);
+    sparse_free(&sp);
+    return r;
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 #define ASYNC_TEST(fn, e) cmocka_unit_test_prestate_setup_teardown(fn, file_setup, file_teardown, e)
@@ -590,6 +878,8 @@ int main(int argc, char **argv)
         };
         return cmocka_run_group_tests_name("engine registry", tests, NULL, NULL);
     }
+    if (strcmp(argv[1], "offsets") == 0)
+        return offsets_main();
     const sb_engine_ops *e = sb_engine_find(argv[1]);
     if (!e || !e->init) {
         fprintf(stderr, "test_engine: '%s' is not an asynchronous engine\n", argv[1]);
@@ -608,6 +898,8 @@ int main(int argc, char **argv)
         ASYNC_TEST(test_past_eof, es),
         ASYNC_TEST(test_bad_fd, es),
         ASYNC_TEST(test_depths, es),
+        ASYNC_TEST(test_poll, es),
+        ASYNC_TEST(test_high_offsets, es),
     };
     return _cmocka_run_group_tests(e->name, tests, sizeof tests / sizeof tests[0], NULL, NULL);
 }

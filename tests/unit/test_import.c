@@ -301,7 +301,8 @@ static void test_bad(void **state)
 {
     (void)state;
     for (size_t i = 0; i < ARRAY_LEN(bad); i++) {
-        sb_run *run = (sb_run *)&run; /* must be reset to NULL */
+        sb_run *run;
+        memset(&run, 0x5a, sizeof(run)); /* not NULL: import must reset it to NULL */
         sb_error err = { 0 };
         sb_status st = import(bad[i].file, &run, &err);
         if (st != SB_E_INVALID)

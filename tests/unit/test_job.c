@@ -113,6 +113,52 @@ static void test_size_bounded(void **state)
     assert_int_equal(entries(), 0); /* the generated file r.0.0 is gone */
 }
 
+/* A queue of buffers larger than a 32-bit program can address (iodepth=32
+ * of 256 MiB: 8 GiB) is refused with a message, not allocated as the small
+ * buffer a wrapped size_t product would give. It needs a 32-bit build and
+ * an asynchronous engine (a synchronous one has one buffer); a 64-bit build
+ * would really allocate and fill 8 GiB, so it does not try. */
+static void test_queue_past_address_space(void **state)
+{
+    (void)state;
+    if (SIZE_MAX > UINT32_MAX) {
+        printf("note: a 64-bit build addresses any queue: the 32-bit refusal is not tested\n");
+        skip();
+    }
+    static const char *const engines[] = { "--ioengine=io_uring", "--ioengine=libaio" };
+    for (size_t i = 0; i < 2; i++) {
+        const char *argv[] = { "--name=q",     "--rw=write", "--bs=256m", "--size=256m",
+                               "--iodepth=32", "--direct=1", engines[i],  "--directory" };
+        char dopt[300];
+        snprintf(dopt, sizeof dopt, "--directory=%s", dir);
+        argv[7] = dopt;
+        sb_joblist jobs = { 0 };
+        sb_jobspec_opts po = { 0 };
+        sb_error err;
+        if (sb_jobspec_parse_args(8, argv, &po, &jobs, &err) != SB_OK)
+            fail_msg("parse: %s", err.msg);
+        sb_job_config c;
+        sb_job_config_init(&c);
+        sb_run *run = sb_run_new("test", 0);
+        assert_non_null(run);
+        sb_status st = sb_job_run(&jobs, &c, run, &err);
+        sb_joblist_free(&jobs);
+        sb_run_free(run);
+        assert_int_equal(entries(), 0);
+        if (st == SB_E_UNSUPPORTED) {
+            printf("note: %s\n", err.msg);
+            continue;
+        }
+        assert_int_equal(st, SB_E_NOMEM);
+        if (!strstr(err.msg, "iodepth=32 buffers of 268435456 bytes are more than this 32-bit "
+                             "program can address"))
+            fail_msg("message: %s", err.msg);
+        return;
+    }
+    printf("note: no asynchronous engine here: the 32-bit refusal is not tested\n");
+    skip();
+}
+
 static void test_loops_and_mix(void **state)
 {
     (void)state;
@@ -331,7 +377,7 @@ int main(void)
         cmocka_unit_test(test_group_reporting), cmocka_unit_test(test_stonewall_order),
         cmocka_unit_test(test_not_ours),        cmocka_unit_test(test_files_and_offset),
         cmocka_unit_test(test_fio_json),        cmocka_unit_test(test_pi_score),
-        cmocka_unit_test(test_suite_args),
+        cmocka_unit_test(test_suite_args),      cmocka_unit_test(test_queue_past_address_space),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

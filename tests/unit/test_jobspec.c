@@ -15,9 +15,11 @@
  * "FILE:LINE:" prefix and message fragment listed in bad_cases[], leaving
  * the job list empty. A 1 MB line is built in memory.
  *
- * The executable has one more use: `test_jobspec --dump FILE...` prints the
- * dump of the files with the real environment, for tests/cli's comparison
- * with fio (tests/cli/jobspec_vs_fio.sh).
+ * The executable has one more use: `test_jobspec --dump [--mb-memory N]
+ * FILE...` prints the dump of the files with the real environment, for
+ * tests/cli's comparison with fio (tests/cli/jobspec_vs_fio.sh); N, when
+ * given, is $mb_memory instead of this machine's (which qemu-user reports
+ * cut at 4 GiB to a 32-bit program).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -678,7 +680,17 @@ static int dump_main(int argc, char **argv)
     sb_sink_init_file(&out, stdout);
     sb_jobspec_opts o = { 0 };
     o.warn = &warn;
-    for (int i = 0; i < argc; i++) {
+    int i = 0;
+    if (argc >= 2 && strcmp(argv[0], "--mb-memory") == 0) {
+        char *end;
+        o.mb_memory = strtoull(argv[1], &end, 10);
+        if (!argv[1][0] || *end || o.mb_memory == 0) {
+            fprintf(stderr, "--mb-memory: '%s' is not a positive number\n", argv[1]);
+            return 2;
+        }
+        i = 2;
+    }
+    for (; i < argc; i++) {
         sb_joblist list = { 0 };
         sb_error err;
         if (sb_jobspec_parse_file(argv[i], &o, &list, &err) != SB_OK) {

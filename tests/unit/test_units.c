@@ -1,5 +1,6 @@
 /*
- * test_units.c: sizes, durations and block-size lists, parsed and printed.
+ * test_units.c: sizes, durations and block-size lists, parsed and printed;
+ * dates printed in UTC, past 2038 too.
  *
  * Every test walks a table of cases. On a mismatch the failing case is
  * printed before the test fails, so a report names the input, not just the
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -72,6 +74,9 @@ static const value_case size_good[] = {
     { "3MiB", 3 * MIB },
     { "3mib", 3 * MIB },
     { "5g", 5 * GIB },
+    { "8g", 8 * GIB },
+    { "4g", 4 * GIB }, /* 2^32: one past what a 32-bit size_t holds */
+    { "4294967297", UINT64_C(4294967297) },
     { "5G", 5 * GIB },
     { "5Gi", 5 * GIB },
     { "5GiB", 5 * GIB },
@@ -81,6 +86,7 @@ static const value_case size_good[] = {
     { "2Ti", 2 * TIB },
     { "2TiB", 2 * TIB },
     { "2tib", 2 * TIB },
+    { "5TiB", 5 * TIB },
     { "1kB", 1000 },
     { "1KB", 1000 },
     { "7MB", UINT64_C(7000000) },
@@ -451,6 +457,9 @@ static const format_case format_size_cases[] = {
     { 3 * MIB / 2, "1.5M" },
     { MIB - 1, "1M" }, /* 1023.999k rounds up into the next unit */
     { 2 * GIB, "2G" },
+    { 4 * GIB, "4G" },
+    { 8 * GIB, "8G" },
+    { 8 * GIB + 512, "8G" },
     { 3 * GIB / 2, "1.5G" },
     { TIB, "1T" },
     { 5 * TIB / 2, "2.5T" },
@@ -467,6 +476,9 @@ static const format_case format_bytes_cases[] = {
     { MIB - 1, "1.0 MiB" },
     { 64 * MIB, "64.0 MiB" },
     { 3 * GIB / 2, "1.5 GiB" },
+    { 4 * GIB, "4.0 GiB" },
+    { 8 * GIB + 512 * MIB, "8.5 GiB" },
+    { 5 * TIB, "5.0 TiB" },
     { 10 * TIB, "10.0 TiB" },
     { 1024 * TIB, "1.0 PiB" },
     { UINT64_MAX, "16.0 EiB" },
@@ -566,6 +578,43 @@ static void test_format_size_round_trip(void **state)
     }
 }
 
+/* Dates past 2038-01-19 03:14:07 UTC, the last second of a 32-bit time_t.
+ * glibc 2.34 and later give 32-bit targets a 64-bit time_t (meson.build
+ * asks for it with _TIME_BITS=64), and then they print as dates; with a
+ * 32-bit time_t they print as the number of seconds, never as a wrapped
+ * date. */
+static void test_format_utc(void **state)
+{
+    (void)state;
+    static const struct {
+        int64_t unix_s;
+        const char *want;
+    } cases[] = {
+        { 0, "1970-01-01 00:00:00" },
+        { INT64_C(1772353800), "2026-03-01 08:30:00" },
+        { INT64_C(2147483647), "2038-01-19 03:14:07" },
+        { INT64_C(2147483648), "2038-01-19 03:14:08" },
+        { INT64_C(2224756800), "2040-07-01 12:00:00" },
+        { INT64_C(4102444800), "2100-01-01 00:00:00" },
+        { INT64_C(32503680000), "3000-01-01 00:00:00" },
+    };
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    /* This C library offers a 64-bit time_t on every target: the build must
+     * have asked for it. */
+    assert_int_equal(sizeof(time_t), 8);
+#endif
+    for (size_t i = 0; i < COUNT_OF(cases); i++) {
+        char buf[64], want[64];
+        if (sizeof(time_t) >= 8 || cases[i].unix_s <= INT32_MAX)
+            snprintf(want, sizeof want, "%s", cases[i].want);
+        else
+            snprintf(want, sizeof want, "%lld", (long long)cases[i].unix_s);
+        sb_format_utc(cases[i].unix_s, "%Y-%m-%d %H:%M:%S", buf, sizeof buf);
+        CHECK(strcmp(buf, want) == 0, "sb_format_utc(%lld): '%s', want '%s'",
+              (long long)cases[i].unix_s, buf, want);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -587,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_format_duration),
         cmocka_unit_test(test_format_short_buffer),
         cmocka_unit_test(test_format_size_round_trip),
+        cmocka_unit_test(test_format_utc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
