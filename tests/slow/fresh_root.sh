@@ -38,6 +38,15 @@ suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-}")
 [[ -n $suite ]] || sb_skip "/etc/os-release names no release (VERSION_CODENAME)"
 getent hosts deb.debian.org >/dev/null 2>&1 ||
     sb_skip "the Debian registry (deb.debian.org) is not reachable from here"
+[[ $(uname -m) == x86_64 ]] ||
+    sb_skip "the fresh root installs the amd64, arm64 and armhf packages: an x86-64 machine's test"
+# The ARM packages' programs run through qemu-user's binfmt_misc handlers,
+# which are the host kernel's (registered here, as root, when missing).
+for q in aarch64 arm; do
+    "$src/scripts/qemu-binfmt" "$q" >/dev/null
+    [[ $(head -n 1 "/proc/sys/fs/binfmt_misc/qemu-$q" 2>/dev/null) == enabled ]] ||
+        sb_skip "cannot run $q programs here: qemu-$q is not registered in binfmt_misc (qemu-user-static, binfmt-support)"
+done
 
 sb_tmpdir work
 # The logs stay where meson says (in the build directory), for a failure's
