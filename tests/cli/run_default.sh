@@ -25,7 +25,7 @@ bad() {
     echo "not ok - $*"
     failed=$((failed + 1))
 }
-grep -qE '^\. \([a-z0-9]+\), 16 MiB test file, direct I/O' "$out" ||
+grep -qE '^\. \([a-z0-9/]+\), 16 MiB test file, direct I/O' "$out" ||
     bad "the summary does not name the target '.' and its 16 MiB file"
 grep -qE '^test +read MiB/s +IOPS +p99 +write MiB/s +IOPS +p99$' "$out" ||
     bad "no header 'test read MiB/s IOPS p99 write MiB/s IOPS p99'"

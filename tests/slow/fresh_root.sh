@@ -145,7 +145,8 @@ step_done
 missing=$(cat "$root"/home/pi/storbench/build*/meson-logs/testlog*.json 2>/dev/null |
     python3 -c '
 import json, re, sys
-want = re.compile(r"not installed|command not found|not built|not found:|no such file", re.I)
+want = re.compile(r"not installed|command not found|not built|not found:|no such file|"
+                  r"build dependencies", re.I)
 for line in sys.stdin:
     line = line.strip()
     if not line:
