@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 
+#include "storbench/suggest.h"
 #include "storbench/units.h"
 
 #define COUNT_OF(a) (sizeof(a) / sizeof((a)[0]))
@@ -615,6 +616,34 @@ static void test_format_utc(void **state)
     }
 }
 
+/* "did you mean": the closest name within len/3 + 1 edits (at most 3),
+ * without case, the first offered on a tie; nothing when all are far. */
+static void test_suggest(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "read", "write", "randread", "randwrite", "rw" };
+    sb_suggest s;
+    sb_suggest_init(&s, "raed");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        sb_suggest_offer(&s, names[i]);
+    assert_string_equal(sb_suggest_result(&s), "read");
+    sb_suggest_init(&s, "RANDWRIT");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        sb_suggest_offer(&s, names[i]);
+    assert_string_equal(sb_suggest_result(&s), "randwrite");
+    sb_suggest_init(&s, "blocksize"); /* 7 edits from "bs": no suggestion */
+    sb_suggest_offer(&s, "bs");
+    assert_null(sb_suggest_result(&s));
+    sb_suggest_init(&s, "xy");
+    assert_null(sb_suggest_result(&s)); /* nothing offered */
+    assert_int_equal(sb_suggest_distance("iodeph", "iodepth"), 1);
+    assert_int_equal(sb_suggest_distance("", "abc"), 3);
+    char longw[80];
+    memset(longw, 'a', sizeof longw - 1);
+    longw[sizeof longw - 1] = '\0';
+    assert_true(sb_suggest_distance(longw, "a") == SIZE_MAX);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -637,6 +666,7 @@ int main(void)
         cmocka_unit_test(test_format_short_buffer),
         cmocka_unit_test(test_format_size_round_trip),
         cmocka_unit_test(test_format_utc),
+        cmocka_unit_test(test_suggest),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
