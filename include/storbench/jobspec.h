@@ -175,6 +175,10 @@ bool sb_jobspec_option_bare(size_t i);
 /* Whether name (without "--") is a job option or an alias of one, so a
  * command line can tell job options from its own. */
 bool sb_jobspec_is_option(const char *name);
+/* The option name or alias closest to name (a typo of one: the rule of
+ * storbench/suggest.h), or NULL; job files' and command lines' "did you
+ * mean". */
+const char *sb_jobspec_suggest(const char *name);
 
 /* Writes one line per option of the table: name, aliases, type, default,
  * range and help, in table order. */

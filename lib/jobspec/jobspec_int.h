@@ -71,6 +71,8 @@ extern const jobspec_option sb_jobspec_options[];
 typedef struct jobspec_pos {
     const char *file;
     unsigned line;
+    const char *arg; /* on a command line, the argument itself (errors name it
+                        instead of file:line); NULL in a job file */
 } jobspec_pos;
 
 /* Per-call parse state the value readers and option setters need: the
@@ -122,10 +124,6 @@ SB_MUST_CHECK sb_status sb_jobspec_set(jobspec_ctx *c, sb_job *job, size_t i, co
 
 /* Initialises job with every option's default (strings NULL). */
 void sb_jobspec_defaults(sb_job *job);
-
-/* The name of the nearest option by edit distance, or NULL when nothing is
- * close enough to be a plausible typo. */
-const char *sb_jobspec_suggest(const char *name);
 
 /* ---- values (jobspec_values.c) ---- */
 

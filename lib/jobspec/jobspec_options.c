@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "jobspec/jobspec_int.h"
+#include "storbench/suggest.h"
 
 /* Enum fields are set through unsigned pointers. */
 _Static_assert(sizeof(sb_job_rw) == sizeof(unsigned), "enum size");
@@ -78,6 +79,11 @@ sb_status sb_jobspec_fail(sb_error *err, const jobspec_pos *pos, const char *fmt
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    if (pos->arg) {
+        char q[72];
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: %s", sb_jobspec_clip(pos->arg, q, sizeof q),
+                            msg);
+    }
     return sb_error_set(err, SB_E_INVALID, 0, "%s:%u: %s", pos->file, pos->line, msg);
 }
 
@@ -247,9 +253,17 @@ static SB_MUST_CHECK sb_status set_enum(const jobspec_option *o, const char *key
             break;
         used += (size_t)w;
     }
+    sb_suggest near;
+    sb_suggest_init(&near, v);
+    for (const jobspec_enum_val *e = o->values; e->name; e++)
+        sb_suggest_offer(&near, e->name);
+    const char *n = sb_suggest_result(&near);
     char q[48];
-    return sb_jobspec_fail(err, pos, "%s=%s: not one of %s", key, sb_jobspec_clip(v, q, sizeof q),
-                           list);
+    sb_jobspec_clip(v, q, sizeof q);
+    if (n)
+        return sb_jobspec_fail(err, pos, "unknown value '%s' for %s; did you mean '%s'? (%s)", q,
+                               key, n, list);
+    return sb_jobspec_fail(err, pos, "unknown value '%s' for %s (%s)", q, key, list);
 }
 
 sb_status sb_jobspec_set(jobspec_ctx *c, sb_job *job, size_t i, const char *val,
@@ -315,7 +329,7 @@ void sb_jobspec_defaults(sb_job *job)
     memset(job, 0, sizeof *job);
     job->kb_base = 1024;
     jobspec_ctx c = { 0 };
-    jobspec_pos pos = { "<defaults>", 0 };
+    jobspec_pos pos = { "<defaults>", 0, NULL };
     for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
         if (!sb_jobspec_options[i].def || sb_jobspec_options[i].type == OT_STR)
             continue;
@@ -329,55 +343,17 @@ void sb_jobspec_defaults(sb_job *job)
 
 /* ---- suggestions -------------------------------------------------------- */
 
-/* Levenshtein distance, capped: names longer than 63 bytes are never
- * close. O(len(a) * len(b)) on short strings. */
-static size_t edit_distance(const char *a, const char *b)
-{
-    size_t la = strlen(a), lb = strlen(b);
-    if (la > 63 || lb > 63)
-        return SIZE_MAX;
-    size_t row[64];
-    for (size_t j = 0; j <= lb; j++)
-        row[j] = j;
-    for (size_t i = 1; i <= la; i++) {
-        size_t diag = row[0];
-        row[0] = i;
-        for (size_t j = 1; j <= lb; j++) {
-            size_t up = row[j];
-            size_t cost =
-                tolower((unsigned char)a[i - 1]) == tolower((unsigned char)b[j - 1]) ? 0 : 1;
-            size_t best = diag + cost;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            if (up + 1 < best)
-                best = up + 1;
-            row[j] = best;
-            diag = up;
-        }
-    }
-    return row[lb];
-}
-
 const char *sb_jobspec_suggest(const char *name)
 {
-    const char *best = NULL;
-    size_t best_d = SIZE_MAX;
+    sb_suggest s;
+    sb_suggest_init(&s, name);
     for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
         const jobspec_option *o = &sb_jobspec_options[i];
-        const char *names[3] = { o->name, o->aliases[0], o->aliases[1] };
-        for (size_t k = 0; k < 3 && names[k]; k++) {
-            size_t d = edit_distance(name, names[k]);
-            if (d < best_d) {
-                best_d = d;
-                best = names[k];
-            }
-        }
+        sb_suggest_offer(&s, o->name);
+        sb_suggest_offer(&s, o->aliases[0]);
+        sb_suggest_offer(&s, o->aliases[1]);
     }
-    /* A typo changes a few letters; beyond that a suggestion is noise. */
-    size_t limit = strlen(name) / 3 + 1;
-    if (limit > 3)
-        limit = 3;
-    return best_d <= limit ? best : NULL;
+    return sb_suggest_result(&s);
 }
 
 /* ---- help and dump ------------------------------------------------------ */

@@ -529,7 +529,7 @@ static SB_MUST_CHECK sb_status parse_text(parser *p, const char *name, const cha
                 bol = s + 1;
             }
         }
-        jobspec_pos pos = { name, line };
+        jobspec_pos pos = { name, line, NULL };
         return sb_jobspec_fail(err, &pos,
                                "binary data (a NUL byte at column %zu): this is not a job file",
                                (size_t)(nul - bol) + 1);
@@ -556,7 +556,7 @@ static SB_MUST_CHECK sb_status parse_text(parser *p, const char *name, const cha
         }
         memcpy(line, data + i, n);
         line[n] = '\0';
-        jobspec_pos pos = { name, lineno };
+        jobspec_pos pos = { name, lineno, NULL };
         st = parse_line(p, line, &pos, included, &warned_space, &exp, err);
         if (st != SB_OK)
             break;
@@ -636,7 +636,7 @@ sb_status sb_jobspec_parse_buffer(const char *name, const char *data, size_t len
             p.stack[p.depth++] = real;
         st = parse_text(&p, kept, data, len, false, err);
     }
-    jobspec_pos end = { name, count_lines(data, len) };
+    jobspec_pos end = { name, count_lines(data, len), NULL };
     if (end.line == 0)
         end.line = 1;
     return finish(&p, st, before, &end, err);
@@ -665,24 +665,22 @@ sb_status sb_jobspec_parse_args(int argc, const char *const *argv, const sb_jobs
     parser_init(&p, opts, list);
     size_t before = list->count;
     sb_status st = SB_OK;
-    jobspec_pos pos = { CMDLINE, 0 };
+    jobspec_pos pos = { CMDLINE, 0, NULL };
     /* Options before the first --name are global, as on fio's command line. */
     SB_TRY_GOTO(st, start_section(&p, "global", &pos, err), out);
     for (int i = 0; i < argc; i++) {
         pos.line = (unsigned)i + 1;
         const char *a = argv[i];
+        pos.arg = a;
         if (strncmp(a, "--", 2) != 0 || a[2] == '\0' || a[2] == '=') {
-            char q[48];
-            size_t n = strlen(a);
-            snprintf(q, sizeof q, "%.*s%s", (int)(n > 40 ? 40 : n), a, n > 40 ? "..." : "");
-            st = sb_jobspec_fail(err, &pos, "'%s' is not a --key=value job option", q);
+            st = sb_jobspec_fail(err, &pos, "not a --key=value job option");
             goto out;
         }
         const char *eq = strchr(a + 2, '=');
         size_t kl = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
         char key[64];
         if (kl >= sizeof key) {
-            st = sb_jobspec_fail(err, &pos, "unknown option '%.40s...'", a + 2);
+            st = sb_jobspec_fail(err, &pos, "unknown option");
             goto out;
         }
         memcpy(key, a + 2, kl);
@@ -691,9 +689,8 @@ sb_status sb_jobspec_parse_args(int argc, const char *const *argv, const sb_jobs
         int opt = sb_jobspec_find(key);
         if (opt < 0) {
             const char *near = sb_jobspec_suggest(key);
-            st = near ? sb_jobspec_fail(err, &pos, "unknown option '--%s'; did you mean '--%s'?",
-                                        key, near)
-                      : sb_jobspec_fail(err, &pos, "unknown option '--%s'", key);
+            st = near ? sb_jobspec_fail(err, &pos, "unknown option; did you mean '--%s'?", near)
+                      : sb_jobspec_fail(err, &pos, "unknown option");
             goto out;
         }
         if (strcmp(sb_jobspec_option_name((size_t)opt), "name") == 0) {
@@ -707,6 +704,7 @@ sb_status sb_jobspec_parse_args(int argc, const char *const *argv, const sb_jobs
         SB_TRY_GOTO(st, add_entry(&p, (size_t)opt, val, &pos, err), out);
     }
     pos.line = (unsigned)argc;
+    pos.arg = NULL; /* what the jobs as a whole lack is said at the end */
 out:
     if (pos.line == 0)
         pos.line = 1;

@@ -241,7 +241,7 @@ static const bad_case bad_cases[] = {
     { "binary_garbage.fio", NULL, 3, "binary data (a NUL byte at column 8)" },
     { "outside_section.fio", NULL, 1, "option 'rw' outside of a [section]" },
     { "section_in_include.fio", "inc/with_section.inc", 2, "section header in an included" },
-    { "bad_rw.fio", NULL, 2, "rw=trim: not one of read, write" },
+    { "bad_rw.fio", NULL, 2, "unknown value 'trim' for rw (read, write, " },
     { "iodepth_zero.fio", NULL, 3, "iodepth=0: out of range 1..65536" },
     { "fraction.fio", NULL, 3, "fio takes no fractions" },
     { "empty_section.fio", NULL, 1, "empty section name" },
@@ -399,13 +399,18 @@ typedef struct args_case {
     const char *fragment;
 } args_case;
 
+/* A command line's errors name the argument, as typed, in place of a
+ * file and line; what the jobs as a whole lack is said at its end. */
 static const args_case bad_args[] = {
-    { { "--name=x", "--iodeph=8" }, "<command line>:2: ", "did you mean '--iodepth'?" },
-    { { "--name=x", "bs=4k" }, "<command line>:2: ", "'bs=4k' is not a --key=value" },
-    { { "--name=" }, "<command line>:1: ", "--name needs a job name" },
+    { { "--name=x", "--iodeph=8" }, "--iodeph=8: ", "unknown option; did you mean '--iodepth'?" },
+    { { "--name=x", "bs=4k" }, "bs=4k: ", "not a --key=value job option" },
+    { { "--name=" }, "--name=: ", "--name needs a job name" },
     { { "--bs=4k" }, "<command line>:1: ", "no jobs defined" },
-    { { "--name=x", "--size=1m", "--bs=2m" }, "<command line>:3: ", "larger than size" },
-    { { "--name=x", "--rw" }, "<command line>:2: ", "option 'rw' needs a value" },
+    { { "--name=x", "--size=1m", "--bs=2m" }, "--bs=2m: ", "larger than size" },
+    { { "--name=x", "--rw" }, "--rw: ", "option 'rw' needs a value" },
+    { { "--name=x", "--rw=raed" },
+      "--rw=raed: ",
+      "unknown value 'raed' for rw; did you mean 'read'? (read, write, " },
 };
 
 static void test_args_bad(void **state)
