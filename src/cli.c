@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "storbench/suggest.h"
 #include "storbench/clock.h"
 #include "storbench/units.h"
 
@@ -38,8 +39,51 @@ static void print_help(const char *usage, const cli_option *opts)
     cli_options_usage(stdout, opts);
 }
 
+const char *cli_suggest(const char *word, const char *const *names, size_t n)
+{
+    sb_suggest s;
+    sb_suggest_init(&s, word);
+    for (size_t i = 0; i < n; i++)
+        sb_suggest_offer(&s, names[i]);
+    return sb_suggest_result(&s);
+}
+
+/* "unknown option '--tiem'; did you mean '--time'? (see --help)": the
+ * closest of opts' long names, --help, and what more suggests. */
+static void unknown_long(const char *word, size_t len, const cli_option *opts,
+                         const char *(*more)(const char *word))
+{
+    char name[64];
+    const char *near = NULL;
+    if (len < sizeof name) {
+        memcpy(name, word + 2, len);
+        name[len] = '\0';
+        sb_suggest s;
+        sb_suggest_init(&s, name);
+        sb_suggest_offer(&s, "help");
+        for (int i = 0; opts[i].name; i++)
+            sb_suggest_offer(&s, opts[i].name);
+        near = sb_suggest_result(&s);
+        const char *other = more ? more(name) : NULL;
+        if (other && (!near || sb_suggest_distance(name, other) < sb_suggest_distance(name, near)))
+            near = other;
+    }
+    if (near)
+        cli_error("unknown option '%.*s'; did you mean '--%s'? (see --help)", (int)(len + 2), word,
+                  near);
+    else
+        cli_error("unknown option '%.*s' (see --help)", (int)(len + 2), word);
+}
+
 int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
               bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg)
+{
+    return cli_parse_more(argc, argv, opts, usage, handle, ctx, first_arg, NULL);
+}
+
+int cli_parse_more(int argc, char **argv, const cli_option *opts, const char *usage,
+                   bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg,
+                   const char *(*more)(const char *word))
 {
     struct option longs[MAX_OPTS + 2];
     /* A leading ':' makes getopt report a missing value as ':'. */
@@ -79,7 +123,7 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
                 if (known && word[2 + len] == '=')
                     cli_error("option '--%.*s' takes no value", (int)len, word + 2);
                 else
-                    cli_error("unknown option '%.*s' (see --help)", (int)(len + 2), word);
+                    unknown_long(word, len, opts, more);
             } else if (optopt > ' ' && optopt < 127) {
                 cli_error("unknown option '-%c' (see --help)", optopt);
             } else {
@@ -104,6 +148,15 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
     }
     *first_arg = optind;
     return CLI_EXIT_OK;
+}
+
+const char *cli_command_suggest(const cli_command *cmds, size_t n, const char *name)
+{
+    sb_suggest s;
+    sb_suggest_init(&s, name);
+    for (size_t i = 0; i < n; i++)
+        sb_suggest_offer(&s, cmds[i].name);
+    return sb_suggest_result(&s);
 }
 
 const cli_command *cli_command_find(const cli_command *cmds, size_t n, const char *name)

@@ -35,6 +35,15 @@ enum {
  * when --help was printed (the caller exits 0). */
 int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
               bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg);
+/* As cli_parse; an unknown long option's "did you mean" also considers the
+ * name more(word) returns (NULL: none), for a command that takes options
+ * from elsewhere too (job: fio's). */
+int cli_parse_more(int argc, char **argv, const cli_option *opts, const char *usage,
+                   bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg,
+                   const char *(*more)(const char *word));
+/* The known name closest to word (storbench/suggest.h's rule) among
+ * names[0 .. n), or NULL; for "did you mean" after an unknown word. */
+const char *cli_suggest(const char *word, const char *const *names, size_t n);
 
 /* Writes one line per option of opts, "  -c, --name METAVAR  help", and
  * the line of -h, --help, to f: the Options section of a usage text. */
@@ -45,6 +54,9 @@ void cli_options_usage(FILE *f, const cli_option *opts);
 typedef int (*cli_command_fn)(const char *cmdline, int argc, char **argv);
 /* The command of cmds[0 .. n) named name, or NULL. */
 const cli_command *cli_command_find(const cli_command *cmds, size_t n, const char *name);
+/* The name of the command of cmds[0 .. n) closest to name (a typo), or
+ * NULL. */
+const char *cli_command_suggest(const cli_command *cmds, size_t n, const char *name);
 /* Writes head, then "  NAME     SUMMARY" for each command of cmds[0 .. n),
  * then tail, to f. */
 void cli_commands_usage(FILE *f, const char *head, const cli_command *cmds, size_t n,

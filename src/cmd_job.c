@@ -79,8 +79,7 @@ static void print_job_help(void)
                  o->metavar ? " " : "", o->metavar ? o->metavar : "");
         printf("  %-28s %s\n", left + (o->short_name ? 0 : 1), o->help);
     }
-    printf("\nJob options (in a job file as key=value, on the command line as "
-           "--key=value):\n");
+    putchar('\n'); /* sb_jobspec_help writes its own heading */
     sb_sink s;
     sb_sink_init_file(&s, stdout);
     sb_jobspec_help(&s);
@@ -185,7 +184,8 @@ int cmd_job(const char *cmdline, int argc, char **argv)
     }
     int first = n_own;
     if (rc == CLI_EXIT_OK)
-        rc = cli_parse(n_own, own, cli_job_opts, job_usage, job_option, &a, &first);
+        rc = cli_parse_more(n_own, own, cli_job_opts, job_usage, job_option, &a, &first,
+                            sb_jobspec_suggest);
     cli_notes ls;
     sb_sink notes;
     cli_notes_init(&ls, &notes, a.out.quiet);

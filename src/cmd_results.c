@@ -445,6 +445,11 @@ int cmd_results(const char *cmdline, int argc, char **argv)
         cli_command_find(cli_results_commands, CLI_N_RESULTS_COMMANDS, argv[1]);
     if (sub)
         return results_fns[sub - cli_results_commands](cmdline, argc - 1, argv + 1);
+    const char *near = cli_command_suggest(cli_results_commands, CLI_N_RESULTS_COMMANDS, argv[1]);
+    if (near)
+        return cli_usage_error("results: unknown command '%s'; did you mean '%s'? (list, show, "
+                               "compare, export, import or delete)",
+                               argv[1], near);
     return cli_usage_error(
         "results: unknown command '%s' (list, show, compare, export, import or delete)", argv[1]);
 }

@@ -63,8 +63,12 @@ int main(int argc, char **argv)
         return version();
     const cli_command *cmd = cli_command_find(cli_commands, CLI_N_COMMANDS, argv[1]);
     if (!cmd) {
-        fprintf(stderr, "storbench: unknown command '%s' (see storbench --help)\n", argv[1]);
-        return CLI_EXIT_USAGE;
+        const char *near = cli_command_suggest(cli_commands, CLI_N_COMMANDS, argv[1]);
+        if (near)
+            return cli_usage_error("unknown command '%s'; did you mean '%s'? (see storbench "
+                                   "--help)",
+                                   argv[1], near);
+        return cli_usage_error("unknown command '%s' (see storbench --help)", argv[1]);
     }
     char *cmdline = cli_command_line(argc, argv);
     int rc = command_fns[cmd - cli_commands](cmdline ? cmdline : argv[1], argc - 1, argv + 1);

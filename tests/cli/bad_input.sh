@@ -157,6 +157,18 @@ check "option missing its value (last)" 2 "'--format'" "needs a value" -- \
     sweep "${F[@]}" "$D" --format
 check "short option missing its value" 2 "'-o'" "needs a value" -- sweep "${F[@]}" "$D" -o
 check "unknown subcommand" 2 "'frobnicate'" -- frobnicate "$D"
+# A typo gets the nearest known name (the edit-distance rule of job files),
+# in every command, for commands, options and job values alike.
+check "subcommand typo" 2 "unknown command 'swep'; did you mean 'sweep'?" -- swep "$D"
+check "results subcommand typo" 2 "unknown command 'shwo'; did you mean 'show'?" -- results shwo
+check "option typo" 2 "unknown option '--tiem'; did you mean '--time'?" -- run -q --tiem 1s "$D"
+check "option typo (sweep)" 2 "unknown option '--bss'; did you mean '--bs'?" -- sweep --bss 4k "$D"
+check "job option typo, fio's" 2 "unknown option '--directroy'; did you mean '--directory'?" -- \
+    job -q --directroy=x --name=a
+check "job value typo" 2 "--rw=raed: unknown value 'raed' for rw; did you mean 'read'?" -- \
+    job -q --name=a --rw=raed --size=1m
+check "no suggestion when nothing is close" 2 "unknown option '--blocksize' (see --help)" -- \
+    sweep --blocksize 4k "$D"
 check "sweep without TARGET" 2 "no TARGET" -- sweep "${F[@]}"
 check "run: --format xml" 2 "--format:" "'xml'" -- run -q --format xml "$D"
 
