@@ -250,8 +250,13 @@ static int results_delete(const char *cmdline, int argc, char **argv)
     sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
     for (int i = first; store && rc == CLI_EXIT_OK && i < argc; i++) {
         sb_error err;
-        if (cli_parse_run_id(argv[i], &id) && sb_store_delete(store, id, &err) != SB_OK) {
+        if (!cli_parse_run_id(argv[i], &id))
+            continue;
+        if (sb_store_delete(store, id, &err) != SB_OK) {
             cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        } else if (printf("deleted run %lld\n", (long long)id) < 0 || fflush(stdout) != 0) {
+            cli_error("writing to stdout failed");
             rc = CLI_EXIT_FAIL;
         }
     }
@@ -423,8 +428,9 @@ static void results_usage(FILE *f)
     cli_commands_usage(
         f,
         "usage: storbench results COMMAND [OPTIONS] [ARGS]\n\n"
-        "The archive: every run that storbench sweep and storbench run measure is saved\n"
-        "in one SQLite file (--db PATH, else $STORBENCH_DB, else\n"
+        "The archive: every run that storbench measures (run, sweep, job, bonnie, zcav,\n"
+        "verify) is saved, unless --no-save, with the results imported from fio,\n"
+        "bonnie++ and zcav, in one SQLite file (--db PATH, else $STORBENCH_DB, else\n"
         "$XDG_DATA_HOME/storbench/results.db, else ~/.local/share/storbench/results.db).\n\n"
         "Commands:\n",
         cli_results_commands, CLI_N_RESULTS_COMMANDS,

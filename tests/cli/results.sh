@@ -193,7 +193,8 @@ EOF
 # ---- delete -----------------------------------------------------------------
 sb_run "$T/delete" results delete 1 --db "$DB"
 clean delete
-[[ ! -s $T/delete.stdout ]] || bad "delete printed something on stdout"
+[[ $(cat "$T/delete.stdout") == "deleted run 1" ]] ||
+    bad "delete does not say what it deleted: '$(cat "$T/delete.stdout")'"
 check_ids "2" after_delete
 sb_run "$T/show_gone" results show 1 --db "$DB"
 one_error show_gone 1 "no run 1"
