@@ -265,6 +265,11 @@ const cli_option cli_results_delete_opts[] = {
     { "db", 0, "PATH", HELP_DB, NULL },
     { 0 },
 };
+const cli_option cli_results_label_opts[] = {
+    { "unset", 0, "KEY", "remove the label KEY (repeatable)", NULL },
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
 const cli_option cli_results_compare_opts[] = {
     { "format", 'f', "FMT", "text (default), csv or json", "text|csv|json" },
     { "si", 0, NULL, HELP_SI, NULL },
@@ -301,6 +306,8 @@ const cli_command cli_results_commands[] = {
                              cli_results_import_opts, "FILE", NULL, false },
     [CLI_RESULTS_DELETE] = { "delete", "delete saved runs", cli_results_delete_opts, "ID", NULL,
                              false },
+    [CLI_RESULTS_LABEL] = { "label", "add, change or remove a saved run's labels",
+                            cli_results_label_opts, "ID", NULL, false },
     { 0 },
 };
 _Static_assert(CLI_TABLE_LEN(cli_results_commands) == CLI_N_RESULTS_COMMANDS + 1,

@@ -91,6 +91,7 @@ enum {
     CLI_RESULTS_EXPORT,
     CLI_RESULTS_IMPORT,
     CLI_RESULTS_DELETE,
+    CLI_RESULTS_LABEL,
     CLI_N_RESULTS_COMMANDS,
 };
 /* The commands of `storbench results`, by CLI_RESULTS_* index, then a
@@ -254,5 +255,6 @@ extern const cli_option cli_results_compare_opts[];
 extern const cli_option cli_results_export_opts[];
 extern const cli_option cli_results_import_opts[];
 extern const cli_option cli_results_delete_opts[];
+extern const cli_option cli_results_label_opts[];
 
 #endif

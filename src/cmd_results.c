@@ -31,8 +31,10 @@ typedef struct results_args {
     sb_store_filter filter;
     sb_format format;
     sb_export_format export_format;
-    bool export_cmd; /* --format means csv|json, not text|csv|json */
-    bool ids_only;   /* list --ids */
+    bool export_cmd;    /* --format means csv|json, not text|csv|json */
+    bool ids_only;      /* list --ids */
+    const char **unset; /* label --unset KEY, in order (the strings are argv's) */
+    size_t n_unset;
     sb_report_opts report;
 } results_args;
 
@@ -65,6 +67,14 @@ static bool results_option(int idx, const char *arg, void *ctx)
         a->report.si = true;
     } else if (strcmp(name, "ids") == 0) {
         a->ids_only = true;
+    } else if (strcmp(name, "unset") == 0) {
+        const char **u = realloc(a->unset, (a->n_unset + 1) * sizeof *u);
+        if (!u) {
+            cli_error_nomem();
+            return false;
+        }
+        a->unset = u;
+        a->unset[a->n_unset++] = arg;
     } else if (strcmp(name, "label") == 0) {
         if (!cli_parse_label(arg, "--label", &a->labels))
             return false;
@@ -84,6 +94,12 @@ static const char show_usage[] =
     "A saved run's tables, exactly as the run printed them with the same format\n"
     "options.\n";
 
+static const char label_usage[] =
+    "usage: storbench results label [OPTIONS] ID [KEY=VALUE...]\n"
+    "\n"
+    "Adds labels to a saved run, or changes them (KEY=VALUE: a new KEY goes after the\n"
+    "others, an existing one gets the new value), and removes them (--unset KEY);\n"
+    "then prints the run's labels. All of it or nothing.\n";
 static const char delete_usage[] = "usage: storbench results delete [OPTIONS] ID...\n"
                                    "\n"
                                    "Deletes saved runs and everything recorded with them.\n";
@@ -264,6 +280,55 @@ static int results_delete(const char *cmdline, int argc, char **argv)
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
+/* ---- label ----------------------------------------------------------------- */
+
+static int results_label(const char *cmdline, int argc, char **argv)
+{
+    (void)cmdline;
+    results_args a = { 0 };
+    int first;
+    int64_t id = 0;
+    int rc = parse(argc, argv, cli_results_label_opts, label_usage, &a, &first);
+    if (rc == CLI_EXIT_OK && first >= argc)
+        rc = cli_usage_error("results label: give the ID of a run (see storbench results list)");
+    if (rc == CLI_EXIT_OK && !cli_parse_run_id(argv[first], &id))
+        rc = CLI_EXIT_USAGE;
+    for (int i = first + 1; rc == CLI_EXIT_OK && i < argc; i++)
+        if (!cli_parse_label(argv[i], "results label", &a.labels))
+            rc = CLI_EXIT_USAGE;
+    if (rc == CLI_EXIT_OK && a.labels.n == 0 && a.n_unset == 0)
+        rc = cli_usage_error("results label: give KEY=VALUE or --unset KEY (see --help)");
+    sb_store *store = rc == CLI_EXIT_OK ? open_store(&a, &rc) : NULL;
+    if (store) {
+        sb_error err;
+        sb_run_summaries l = { 0 };
+        sb_store_filter f = { 0 };
+        if (sb_store_label(store, id, &a.labels, a.unset, a.n_unset, &err) != SB_OK ||
+            sb_store_list_runs(store, &f, &l, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            rc = CLI_EXIT_FAIL;
+        } else {
+            for (size_t i = 0; i < l.n; i++) {
+                if (l.v[i].id != id)
+                    continue;
+                printf("run %lld:", (long long)id);
+                for (size_t k = 0; k < l.v[i].labels.n; k++)
+                    printf(" %s=%s", l.v[i].labels.v[k].key, l.v[i].labels.v[k].value);
+                printf(l.v[i].labels.n ? "\n" : " no labels\n");
+            }
+            if (fflush(stdout) != 0) {
+                cli_error("writing to stdout failed");
+                rc = CLI_EXIT_FAIL;
+            }
+        }
+        sb_run_summaries_free(&l);
+    }
+    sb_store_close(store);
+    sb_kvs_free(&a.labels);
+    free(a.unset);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
 /* ---- export ---------------------------------------------------------------- */
 
 static int export_ids(sb_store *store, sb_export_format fmt, const int64_t *ids, size_t n)
@@ -419,6 +484,7 @@ static const cli_command_fn results_fns[] = {
     [CLI_RESULTS_LIST] = results_list,       [CLI_RESULTS_SHOW] = results_show,
     [CLI_RESULTS_COMPARE] = results_compare, [CLI_RESULTS_EXPORT] = results_export,
     [CLI_RESULTS_IMPORT] = results_import,   [CLI_RESULTS_DELETE] = results_delete,
+    [CLI_RESULTS_LABEL] = results_label,
 };
 _Static_assert(CLI_TABLE_LEN(results_fns) == CLI_N_RESULTS_COMMANDS,
                "one function per CLI_RESULTS_ index");
@@ -454,8 +520,9 @@ int cmd_results(const char *cmdline, int argc, char **argv)
     const char *near = cli_command_suggest(cli_results_commands, CLI_N_RESULTS_COMMANDS, argv[1]);
     if (near)
         return cli_usage_error("results: unknown command '%s'; did you mean '%s'? (list, show, "
-                               "compare, export, import or delete)",
+                               "compare, export, import, delete or label)",
                                argv[1], near);
     return cli_usage_error(
-        "results: unknown command '%s' (list, show, compare, export, import or delete)", argv[1]);
+        "results: unknown command '%s' (list, show, compare, export, import, delete or label)",
+        argv[1]);
 }

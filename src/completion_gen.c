@@ -60,6 +60,7 @@ static const struct {
     { "HOST", "free" },
     { "DATE", "free" },
     { "KEY=VALUE", "free" },
+    { "KEY", "free" },
     { "B[:C]", "free" },
     { "[START:]END", "free" },
 };

@@ -69,6 +69,15 @@ SB_MUST_CHECK sb_status sb_store_load(sb_store *store, int64_t id, sb_run **out,
  * such run. */
 SB_MUST_CHECK sb_status sb_store_delete(sb_store *store, int64_t id, sb_error *err);
 
+/* Changes run id's labels after the fact (a --label forgotten, or wrong):
+ * each key of set (may be NULL) gets its value, an existing label keeping
+ * its place and a new one going after the others; then each key of
+ * unset[0 .. n_unset) is removed. One transaction: all of it or nothing.
+ * SB_E_NOTFOUND when there is no such run, or when a key to unset is not a
+ * label of it. */
+SB_MUST_CHECK sb_status sb_store_label(sb_store *store, int64_t id, const sb_kvs *set,
+                                       const char *const *unset, size_t n_unset, sb_error *err);
+
 /* Which runs sb_store_list returns: all conditions hold (an unset one holds
  * for every run). */
 typedef struct sb_store_filter {

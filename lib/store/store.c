@@ -323,6 +323,80 @@ sb_status sb_store_delete(sb_store *store, int64_t id, sb_error *err)
     return SB_OK;
 }
 
+/* One statement with up to three bound values (int64, then texts), stepped
+ * once; SQLITE_DONE or SQLITE_ROW on success, the row's first column (an
+ * int64) in *col0 when col0 is not NULL. */
+static int step_once(sqlite3 *db, const char *sql, int64_t id, const char *t1, const char *t2,
+                     int64_t *col0)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &st, NULL);
+    if (rc != SQLITE_OK)
+        return rc;
+    sqlite3_bind_int64(st, 1, id);
+    if (t1)
+        sqlite3_bind_text(st, 2, t1, -1, SQLITE_STATIC);
+    if (t2)
+        sqlite3_bind_text(st, 3, t2, -1, SQLITE_STATIC);
+    rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW && col0)
+        *col0 = sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return rc;
+}
+
+sb_status sb_store_label(sb_store *store, int64_t id, const sb_kvs *set, const char *const *unset,
+                         size_t n_unset, sb_error *err)
+{
+    static const char what[] = "cannot change the labels in";
+    SB_TRY(sb_store_exec(store, "BEGIN IMMEDIATE", what, err));
+    sb_status st = SB_OK;
+    int64_t n = 0;
+    int rc = step_once(store->db, "SELECT count(*) FROM runs WHERE id = ?", id, NULL, NULL, &n);
+    if (rc == SQLITE_ROW && n == 0)
+        st = sb_error_set(err, SB_E_NOTFOUND, 0, "no run %lld in '%s'", (long long)id, store->path);
+    for (size_t i = 0; st == SB_OK && set && i < set->n && rc == SQLITE_ROW; i++) {
+        const char *k = set->v[i].key, *v = set->v[i].value;
+        int64_t have = 0;
+        rc = step_once(store->db, "SELECT count(*) FROM run_labels WHERE run_id = ? AND key = ?",
+                       id, k, NULL, &have);
+        if (rc != SQLITE_ROW)
+            break;
+        if (have)
+            rc = step_once(store->db,
+                           "UPDATE run_labels SET value = ?3 WHERE run_id = ?1 AND key = ?2", id, k,
+                           v, NULL);
+        else
+            rc = step_once(store->db,
+                           "INSERT INTO run_labels (run_id, pos, key, value) SELECT ?1, "
+                           "coalesce(max(pos) + 1, 0), ?2, ?3 FROM run_labels WHERE run_id = ?1",
+                           id, k, v, NULL);
+        rc = rc == SQLITE_DONE ? SQLITE_ROW : rc;
+    }
+    for (size_t i = 0; st == SB_OK && i < n_unset && rc == SQLITE_ROW; i++) {
+        rc = step_once(store->db, "DELETE FROM run_labels WHERE run_id = ? AND key = ?", id,
+                       unset[i], NULL, NULL);
+        if (rc != SQLITE_DONE)
+            break;
+        rc = SQLITE_ROW;
+        if (sqlite3_changes(store->db) == 0)
+            st = sb_error_set(err, SB_E_NOTFOUND, 0, "--unset: run %lld has no label '%s'",
+                              (long long)id, unset[i]);
+    }
+    if (st == SB_OK && rc != SQLITE_ROW)
+        st = sb_store_fail(store, rc, what, err);
+    if (st == SB_OK) {
+        rc = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
+        if (rc == SQLITE_OK)
+            return SB_OK;
+        st = sb_store_fail(store, rc, what, err);
+    }
+    /* A failed COMMIT may already have rolled back; a second ROLLBACK then
+     * fails harmlessly. */
+    sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
+    return st;
+}
+
 /* ---- listing ------------------------------------------------------------- */
 
 static const char *col_text(sqlite3_stmt *st, int i)

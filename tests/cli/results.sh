@@ -201,6 +201,27 @@ one_error show_gone 1 "no run 1"
 sb_run "$T/delete_gone" results delete 1 --db "$DB"
 one_error delete_gone 1 "no run 1"
 
+# ---- label: a forgotten --label added afterwards, changed, removed ----------
+sb_run "$T/label_add" results label 2 card=sandisk --db "$DB"
+clean label_add
+[[ $(cat "$T/label_add.stdout") == "run 2: drive=7000 platform=rpi3 card=sandisk" ]] ||
+    bad "label: prints '$(cat "$T/label_add.stdout")'"
+check_ids "2" f_card --filter card=sandisk
+sb_run "$T/label_change" results label 2 drive=7001 --unset platform --db "$DB"
+clean label_change
+[[ $(cat "$T/label_change.stdout") == "run 2: drive=7001 card=sandisk" ]] ||
+    bad "label change/unset: prints '$(cat "$T/label_change.stdout")'"
+# All or nothing: a key that is not there undoes the whole command.
+sb_run "$T/label_missing" results label 2 new=1 --unset nope --db "$DB"
+one_error label_missing 1 "run 2 has no label 'nope'"
+check_ids "" f_new --filter new=1
+sb_run "$T/label_gone" results label 1 a=b --db "$DB"
+one_error label_gone 1 "no run 1"
+sb_run "$T/label_none" results label 2 --db "$DB"
+one_error label_none 2 "give KEY=VALUE or --unset KEY"
+sb_run "$T/label_bad" results label 2 notakv --db "$DB"
+one_error label_bad 2 "'notakv' is not KEY=VALUE"
+
 # ---- --no-save ---------------------------------------------------------------
 sb_run "$T/nosave" sweep "${F[@]}" --no-save --db "$T/nosave/results.db" "$W"
 clean nosave
