@@ -39,15 +39,6 @@ static void print_help(const char *usage, const cli_option *opts)
     cli_options_usage(stdout, opts);
 }
 
-const char *cli_suggest(const char *word, const char *const *names, size_t n)
-{
-    sb_suggest s;
-    sb_suggest_init(&s, word);
-    for (size_t i = 0; i < n; i++)
-        sb_suggest_offer(&s, names[i]);
-    return sb_suggest_result(&s);
-}
-
 /* "unknown option '--tiem'; did you mean '--time'? (see --help)": the
  * closest of opts' long names, --help, and what more suggests. */
 static void unknown_long(const char *word, size_t len, const cli_option *opts,

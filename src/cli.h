@@ -41,9 +41,6 @@ int cli_parse(int argc, char **argv, const cli_option *opts, const char *usage,
 int cli_parse_more(int argc, char **argv, const cli_option *opts, const char *usage,
                    bool (*handle)(int idx, const char *arg, void *ctx), void *ctx, int *first_arg,
                    const char *(*more)(const char *word));
-/* The known name closest to word (storbench/suggest.h's rule) among
- * names[0 .. n), or NULL; for "did you mean" after an unknown word. */
-const char *cli_suggest(const char *word, const char *const *names, size_t n);
 
 /* Writes one line per option of opts, "  -c, --name METAVAR  help", and
  * the line of -h, --help, to f: the Options section of a usage text. */
