@@ -114,13 +114,14 @@ static const struct std_test {
     { "MIX4K Q8T1", "randrw", "4k", 8 },
 };
 
-sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free_bytes,
-                        char ***argv, int *argc, sb_error *err)
+/* sb_suite_args with the queued tests' engine already picked (aeng, NULL:
+ * psync), so that a run probes the engines once. */
+static SB_MUST_CHECK sb_status suite_args(const sb_suite_config *c, const char *aeng,
+                                          const char *dir, uint64_t free_bytes, char ***argv,
+                                          int *argc, sb_error *err)
 {
     *argv = NULL;
     *argc = 0;
-    const char *aeng;
-    SB_TRY(pick_engine(c, &aeng, NULL, 0, NULL, 0, err));
     argv_b b = { 0 };
     long pid = (long)getpid();
     add(&b, "--directory=%s", dir);
@@ -204,6 +205,16 @@ sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free
     return SB_OK;
 }
 
+sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free_bytes,
+                        char ***argv, int *argc, sb_error *err)
+{
+    *argv = NULL;
+    *argc = 0;
+    const char *aeng;
+    SB_TRY(pick_engine(c, &aeng, NULL, 0, NULL, 0, err));
+    return suite_args(c, aeng, dir, free_bytes, argv, argc, err);
+}
+
 void sb_suite_args_free(char **argv)
 {
     for (char **p = argv; p && *p; p++)
@@ -241,7 +252,7 @@ sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, s
     }
     char **argv;
     int argc;
-    SB_TRY(sb_suite_args(c, dir, free_bytes, &argv, &argc, err));
+    SB_TRY(suite_args(c, aeng, dir, free_bytes, &argv, &argc, err));
     sb_joblist jobs = { 0 };
     sb_jobspec_opts po = { .warn = c->notes };
     sb_status st = sb_jobspec_parse_args(argc, (const char *const *)argv, &po, &jobs, err);
