@@ -106,7 +106,7 @@ deps-build:
 # before the ARM stages, which register them too.
 deps-test:
 	@scripts/install-deps test
-	@if [ "$$(uname -m)" = x86_64 ]; then scripts/qemu-binfmt aarch64; scripts/qemu-binfmt arm; fi
+	@if [ "$(HOST_ARCH)" = x86_64 ]; then scripts/qemu-binfmt aarch64; scripts/qemu-binfmt arm; fi
 
 build: deps-build
 	$(call configure,build,,)
