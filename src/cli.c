@@ -273,10 +273,15 @@ atomic_int *cli_stop_flag(void)
 static uint64_t progress_last_ns;
 static bool progress_drawn;
 
-static void clock_text(uint64_t ns, char *buf, size_t len)
+void cli_progress_clock(uint64_t ns, bool unknown, char *buf, size_t len)
 {
-    uint64_t s = ns / 1000000000u;
-    snprintf(buf, len, "%llu:%02llu", (unsigned long long)(s / 60), (unsigned long long)(s % 60));
+    unsigned long long s = (unsigned long long)(ns / 1000000000u);
+    if (ns == 0 && unknown)
+        snprintf(buf, len, "?");
+    else if (s >= 3600)
+        snprintf(buf, len, "%llu:%02llu:%02llu", s / 3600, s / 60 % 60, s % 60);
+    else
+        snprintf(buf, len, "%llu:%02llu", s / 60, s % 60);
 }
 
 bool cli_progress_due(bool final)
@@ -312,15 +317,15 @@ void cli_progress(const sb_progress *p, void *ctx)
 {
     if (!cli_progress_due(false))
         return;
-    char bs[32], el[32], eta[32] = "?";
-    clock_text(p->elapsed_ns, el, sizeof el);
-    if (p->eta_ns)
-        clock_text(p->eta_ns, eta, sizeof eta);
+    char bs[32], el[32], eta[32];
+    cli_progress_clock(p->elapsed_ns, false, el, sizeof el);
+    cli_progress_clock(p->eta_ns, true, eta, sizeof eta);
     const char *unit;
     double rate = cli_progress_rate(p->rate, ctx, &unit);
-    cli_progress_draw("[%zu/%zu] %s %s %s  %.1f %s  elapsed %s  ETA %s", p->point, p->n_points,
-                      p->target, p->phase, sb_format_size(p->bs_bytes, bs, sizeof bs), rate, unit,
-                      el, eta);
+    bool layout = strcmp(p->phase, "laying out") == 0;
+    cli_progress_draw("[%zu/%zu] %s %s %s  %.1f %s%s  elapsed %s  ETA %s", p->point, p->n_points,
+                      p->target, p->phase, layout ? "" : sb_format_size(p->bs_bytes, bs, sizeof bs),
+                      rate, unit, p->cached ? " (page cache)" : "", el, eta);
 }
 
 bool cli_progress_on(bool quiet)
@@ -475,23 +480,57 @@ static int notes_write(void *ctx, const char *data, size_t len)
     return 0;
 }
 
+/* The run's elapsed time and time left ("ETA ?" until it can be known). */
+static void run_clock(uint64_t elapsed_ns, uint64_t eta_ns, char *buf, size_t len)
+{
+    char el[32], eta[32];
+    cli_progress_clock(elapsed_ns, false, el, sizeof el);
+    cli_progress_clock(eta_ns, true, eta, sizeof eta);
+    snprintf(buf, len, "elapsed %s  ETA %s", el, eta);
+}
+
 void cli_job_progress(const sb_job_progress *p, void *ctx)
 {
     if (!cli_progress_due(false))
         return;
+    const char *unit;
+    cli_progress_rate(0, ctx, &unit);
+    char clk[80], rates[160] = "";
+    run_clock(p->run_elapsed_ns, p->run_eta_ns, clk, sizeof clk);
     if (strcmp(p->phase, "laying out") == 0) {
-        cli_progress_draw("job: laying out files");
+        const char *slash = p->file ? strrchr(p->file, '/') : NULL;
+        double w = cli_progress_rate(p->write_rate, ctx, &unit);
+        bool si = strcmp(unit, "MB/s") == 0;
+        double div = si ? 1e6 : 1048576.0;
+        cli_progress_draw("[%u/%u] laying out %s  %.1f of %.1f %s  %.1f %s  %s", p->group,
+                          p->n_groups,
+                          slash     ? slash + 1
+                          : p->file ? p->file
+                                    : "files",
+                          (double)p->done_bytes / div, (double)p->total_bytes / div,
+                          si ? "MB" : "MiB", w, unit, clk);
         return;
     }
-    char el[32], eta[32];
-    sb_format_duration(p->elapsed_ns, el, sizeof el);
-    sb_format_duration(p->eta_ns, eta, sizeof eta);
-    const char *unit;
-    double r = cli_progress_rate(p->read_rate, ctx, &unit);
-    double w = cli_progress_rate(p->write_rate, ctx, &unit);
-    cli_progress_draw("%s: %s, %u/%u running  read %.1f %s  write %.1f %s  %s%s%s",
-                      p->name ? p->name : "job", p->phase, p->running, p->total, r, unit, w, unit,
-                      el, p->eta_ns ? "  ETA " : "", p->eta_ns ? eta : "");
+    size_t n = 0;
+    if (p->reads) {
+        double r = cli_progress_rate(p->read_rate, ctx, &unit);
+        n += (size_t)snprintf(rates + n, sizeof rates - n, "  read %.1f %s", r, unit);
+    }
+    if (p->writes && n < sizeof rates) {
+        double w = cli_progress_rate(p->write_rate, ctx, &unit);
+        n += (size_t)snprintf(rates + n, sizeof rates - n, "  write %.1f %s%s", w, unit,
+                              p->write_at_device ? " at the device"
+                              : p->cached_writes ? " (page cache)"
+                                                 : "");
+    }
+    if (strcmp(p->phase, "flushing") == 0 && p->total_bytes > p->done_bytes && n < sizeof rates) {
+        bool si = strcmp(unit, "MB/s") == 0;
+        snprintf(rates + n, sizeof rates - n, ", %.1f %s to go",
+                 (double)(p->total_bytes - p->done_bytes) / (si ? 1e6 : 1048576.0),
+                 si ? "MB" : "MiB");
+    }
+    cli_progress_draw("[%u/%u] %s: %s%s  %s", p->group, p->n_groups, p->name ? p->name : "job",
+                      p->phase, rates, clk);
 }
 
 void cli_notes_init(cli_notes *n, sb_sink *s, bool quiet)

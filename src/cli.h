@@ -91,6 +91,9 @@ double cli_progress_rate(double bytes_per_s, const void *ctx, const char **unit)
  * passed, or final is set); draw() replaces the line with the text. */
 bool cli_progress_due(bool final);
 void cli_progress_draw(const char *fmt, ...) SB_PRINTF(1, 2);
+/* A time left or taken as a clock, "m:ss" ("h:mm:ss" from an hour), the
+ * same on every progress line; "?" when ns is 0 and unknown is true. */
+void cli_progress_clock(uint64_t ns, bool unknown, char *buf, size_t len);
 /* Clears the progress line, if one was drawn. */
 void cli_progress_done(void);
 /* Whether a command draws progress: not quiet, and stderr a terminal. */

@@ -58,9 +58,8 @@ static void verify_progress(const sb_verify_progress *p, void *ctx)
 {
     if (!cli_progress_due(p->done_bytes >= p->total_bytes))
         return;
-    char d[32], t[32], eta[32] = "?";
-    if (p->eta_ns)
-        sb_format_duration(p->eta_ns, eta, sizeof eta);
+    char d[32], t[32], eta[32];
+    cli_progress_clock(p->eta_ns, p->done_bytes < p->total_bytes, eta, sizeof eta);
     const char *unit;
     double rate = cli_progress_rate(p->rate, ctx, &unit);
     cli_progress_draw("verify %s %s  %s / %s  %.1f %s  ETA %s", p->target, p->phase,

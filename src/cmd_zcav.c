@@ -132,7 +132,7 @@ static void zcav_progress(const sb_zcav_progress *p, void *ctx)
     if (!cli_progress_due(p->done_blocks >= p->n_blocks))
         return;
     char eta[32];
-    sb_format_duration(p->eta_ns, eta, sizeof eta);
+    cli_progress_clock(p->eta_ns, p->done_blocks < p->n_blocks, eta, sizeof eta);
     cli_progress_draw("%s pass %u/%u  %.2f GiB  %.1f MiB/s  block %zu/%zu  ETA %s", p->target,
                       p->pass, p->n_passes, (double)p->offset_bytes / 1073741824.0,
                       p->rate / 1048576.0, p->done_blocks, p->n_blocks, eta);

@@ -74,9 +74,16 @@
 typedef struct sb_bonnie_progress {
     const char *test; /* one of sb_bonnie_test_names */
     unsigned test_index;
-    uint64_t done; /* bytes, seeks or files, all copies together */
+    const char *phase; /* "measuring", or "flushing" (the fsync inside the time) */
+    uint64_t done;     /* bytes, seeks or files, all copies together */
     uint64_t total;
     double elapsed_s; /* of this test */
+    /* The write tests (putc, write, rewrite) are buffered: their own bytes
+     * are the page cache filling. device_bytes is what the device under
+     * the directory has written since the test began (its counters), and
+     * has_device false when it has none (tmpfs). */
+    bool has_device;
+    uint64_t device_bytes;
 } sb_bonnie_progress;
 
 typedef void (*sb_bonnie_progress_fn)(const sb_bonnie_progress *p, void *ctx);

@@ -51,19 +51,35 @@
 #include "storbench/status.h"
 
 /* What the progress callback sees, a few times per second, from the
- * thread that called sb_job_run. */
+ * thread that called sb_job_run. Every rate is the device's: completed
+ * I/O, and for buffered writes the device's own counters (write_at_device),
+ * never the page cache filling. */
 typedef struct sb_job_progress {
+    const char *phase;   /* "laying out", "ramp", "measuring", "flushing" */
+    const char *name;    /* the first job of the current stonewall group */
+    unsigned group;      /* the stonewall group (test) being run, 1-based */
+    unsigned n_groups;   /* of the run */
     unsigned running;    /* threads doing I/O now */
     unsigned finished;   /* threads done */
     unsigned total;      /* all threads of the run */
+    bool reads, writes;  /* what the current group does */
     uint64_t read_bytes; /* so far, over the whole run, counted or not */
     uint64_t write_bytes;
     double read_rate; /* bytes/s over the last interval */
     double write_rate;
-    uint64_t elapsed_ns; /* of the current stonewall group */
-    uint64_t eta_ns;     /* of the current group, when it can be known; else 0 */
-    const char *phase;   /* "laying out", "ramp", "running" */
-    const char *name;    /* the first job of the current stonewall group */
+    /* Buffered writes: write_rate is from the device's counters; false
+     * with cached_writes when the device has none (tmpfs), in which case
+     * write_rate is how fast the cache fills and says so. */
+    bool write_at_device, cached_writes;
+    /* "laying out": the file, its bytes done and to do; "flushing": the
+     * bytes written and not yet on the device (an estimate; 0: unknown). */
+    const char *file;
+    uint64_t done_bytes, total_bytes;
+    uint64_t elapsed_ns;     /* of the current phase (group, or layout) */
+    uint64_t eta_ns;         /* of the current group, when it can be known; else 0 */
+    uint64_t run_elapsed_ns; /* since the run began */
+    uint64_t run_eta_ns;     /* the whole run's time left, re-estimated from what has
+                              * been measured so far; 0 when it cannot be known yet */
 } sb_job_progress;
 
 typedef void (*sb_job_progress_fn)(const sb_job_progress *p, void *ctx);

@@ -41,14 +41,18 @@
 /* What a progress callback sees, after every sample (about 10 per second). */
 typedef struct sb_progress {
     const char *target;
-    const char *phase; /* "layout", "write" or "read" */
+    const char *phase; /* "laying out", "write" or "read" */
     uint64_t bs_bytes;
     size_t point; /* 1-based, across all targets */
     size_t n_points;
     uint64_t point_ns;   /* time spent in this point so far */
     uint64_t elapsed_ns; /* since the sweep started */
     uint64_t eta_ns;     /* estimated time left, 0 when unknown */
-    double rate;         /* bytes/s of the latest sample */
+    /* bytes/s of the point so far, as its result is computed: durable
+     * writes (each sample ends with fdatasync), cold reads; for --size
+     * (one timed piece) writes, the device's own counters */
+    double rate;
+    bool cached; /* a --size write on a device without counters: the page cache's rate */
 } sb_progress;
 
 typedef void (*sb_progress_fn)(const sb_progress *p, void *ctx);

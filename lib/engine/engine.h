@@ -153,10 +153,12 @@ SB_MUST_CHECK sb_status sb_engine_flush(const sb_io_file *f, sb_flush how, int64
 
 /* Laying out a test file: writing [from, to) of fd with the bytes of buf,
  * chunk_bytes at a time (pwrite), so that reads and in-place writes find
- * allocated, written data. Every interval_ns (0: only at the end) the data
- * so far is made durable with fdatasync, so that the page cache does not
- * fill with it and the rate shown is the device's, and progress (may be
- * NULL) is told the bytes written so far and the time taken. The end is
+ * allocated, written data. Every interval_ns (0: only at the end), and
+ * whenever more has been written since the last time than the device made
+ * durable in one interval so far, the data so far is made durable with
+ * fdatasync, so that the page cache does not fill with it and the rate
+ * shown is the device's, and progress (may be NULL) is told the bytes
+ * written so far and the time taken, at about every interval_ns. The end is
  * made durable with fsync (the file's size too). */
 typedef struct sb_layout {
     int fd;

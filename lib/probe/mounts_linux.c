@@ -3,6 +3,7 @@
  * under another device, from /proc/self/mountinfo, /proc/swaps and /sys.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -249,6 +250,42 @@ unsigned sb_probe_logical_block_size(const char *root, unsigned maj, unsigned mi
     snprintf(path, sizeof path, "%s/sys/dev/block/%u:%u/../queue/logical_block_size",
              root ? root : "", maj, min);
     return read_uint_file(path);
+}
+
+bool sb_probe_io_stat_decode(const char *text, sb_io_counters *c)
+{
+    /* read ios, merges, sectors, ticks; write ios, merges, sectors, ticks;
+     * in flight; ... (more fields on newer kernels) */
+    unsigned long long f[9];
+    const char *p = text;
+    for (int i = 0; i < 9; i++) {
+        char *end;
+        while (p && (*p == ' ' || *p == '\t'))
+            p++;
+        if (!p || *p < '0' || *p > '9')
+            return false;
+        errno = 0;
+        f[i] = strtoull(p, &end, 10);
+        if (errno != 0 || end == p)
+            return false;
+        p = end;
+    }
+    c->read_bytes = (uint64_t)f[2] * 512u;
+    c->write_bytes = (uint64_t)f[6] * 512u;
+    c->in_flight = f[8];
+    return true;
+}
+
+bool sb_probe_io_counters(const char *root, unsigned maj, unsigned min, sb_io_counters *c)
+{
+    char path[4096], text[512];
+    snprintf(path, sizeof path, "%s/sys/dev/block/%u:%u/stat", root ? root : "", maj, min);
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    bool ok = fgets(text, sizeof text, f) != NULL;
+    fclose(f);
+    return ok && sb_probe_io_stat_decode(text, c);
 }
 
 /* True when the comma-separated list has the option opt. */

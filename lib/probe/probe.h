@@ -61,6 +61,24 @@ bool sb_probe_device_holds_root(const char *root, unsigned maj, unsigned min, ch
  * its parent's), or 0 when unknown. */
 unsigned sb_probe_logical_block_size(const char *root, unsigned maj, unsigned min);
 
+/* What a block device (or a partition) has done since boot, from
+ * <root>/sys/dev/block/MAJ:MIN/stat (Documentation/block/stat.rst): bytes
+ * read and written (the file counts 512-byte sectors whatever the device's
+ * block size) and the requests in flight now. These count completed I/O at
+ * the device, below the page cache: the rate of a buffered writer that they
+ * show is the device's, not the cache's. */
+typedef struct sb_io_counters {
+    uint64_t read_bytes, write_bytes;
+    uint64_t in_flight;
+} sb_io_counters;
+/* Parses the text of a stat file (the first 9 fields are needed); false
+ * when it is not one. */
+bool sb_probe_io_stat_decode(const char *text, sb_io_counters *c);
+/* Reads device maj:min's counters; false when there is no such file or it
+ * does not parse (no sysfs, an anonymous device such as btrfs's or tmpfs's
+ * st_dev). */
+bool sb_probe_io_counters(const char *root, unsigned maj, unsigned min, sb_io_counters *c);
+
 /* The whole mountinfo entry of the mount that holds path (as
  * sb_probe_mount_of_path chooses it), or of device maj:min when path is
  * NULL. Strings are empty and maj/min 0 when nothing matches (false). */

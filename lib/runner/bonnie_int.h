@@ -73,6 +73,14 @@ struct sb_bonnie_ctx {
     atomic_ulong done;        /* progress units done */
     pthread_mutex_t progress_lock;
     uint64_t progress_ns;
+    atomic_int flushing; /* copies inside their timed fsync now */
+    bool has_device;     /* the write tests' device counters, from device_base */
+    uint64_t device_base;
+    /* The watcher of a write test, which reports while the copies are
+     * blocked in fsync: woken to end by test_over. */
+    pthread_mutex_t watch_lock;
+    pthread_cond_t watch_cond;
+    bool test_over;
 };
 
 /* The tests, in the order of SB_BONNIE_PUTC .. SB_BONNIE_SEEKS

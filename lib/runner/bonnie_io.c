@@ -19,7 +19,10 @@
 /* fsync inside the timed part, as bonnie++'s Close(). */
 static SB_MUST_CHECK sb_status flush(const sb_bonnie_copy *cp, sb_error *err)
 {
-    return sb_engine_flush(&cp->io, SB_FLUSH_FILE, -1, err);
+    atomic_fetch_add(&cp->b->flushing, 1);
+    sb_status st = sb_engine_flush(&cp->io, SB_FLUSH_FILE, -1, err);
+    atomic_fetch_sub(&cp->b->flushing, 1);
+    return st;
 }
 
 static SB_MUST_CHECK sb_status op_done(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t t0_ns,

@@ -116,63 +116,6 @@ sb_status sb_job_check(const sb_joblist *jobs, sb_error *err)
 
 /* ---- running the groups -------------------------------------------------- */
 
-/* The bytes read and written so far by every worker of the run. */
-static void bytes_so_far(const sb_jshared *sh, uint64_t bytes[2])
-{
-    bytes[0] = bytes[1] = 0;
-    for (size_t i = 0; i < sh->n_ws; i++)
-        for (int d = 0; d < 2; d++)
-            bytes[d] += atomic_load_explicit(&sh->ws[i].prog_bytes[d], memory_order_relaxed);
-}
-
-void sb_job_progress_report(sb_jshared *sh)
-{
-    const sb_job_config *c = sh->c;
-    if (!c->progress)
-        return;
-    sb_job_progress p = { .total = (unsigned)sh->n_ws, .phase = "running" };
-    uint64_t now = sb_clock_ns();
-    uint64_t bytes[2];
-    bytes_so_far(sh, bytes);
-    uint64_t eta = 0;
-    bool ramp = false;
-    for (size_t i = 0; i < sh->n_ws; i++) {
-        const sb_jworker *w = &sh->ws[i];
-        int s = atomic_load_explicit(&w->state, memory_order_relaxed);
-        if (w->job->barrier != sh->barrier) {
-            p.finished += w->job->barrier < sh->barrier;
-            continue;
-        }
-        if (!p.name)
-            p.name = w->job->name;
-        if (s == SB_JW_DONE)
-            p.finished++;
-        else if (s != SB_JW_WAITING)
-            p.running++;
-        ramp |= s == SB_JW_RAMP;
-        if (s != SB_JW_DONE && w->job->runtime_us) {
-            uint64_t end = sh->t0 + (w->job->ramp_time_us + w->job->runtime_us) * 1000;
-            if (end > now && end - now > eta)
-                eta = end - now;
-        }
-    }
-    double secs = (double)(now - sh->last_ns) / 1e9;
-    p.read_bytes = bytes[0];
-    p.write_bytes = bytes[1];
-    if (secs > 0) {
-        p.read_rate = (double)(bytes[0] - sh->last_bytes[0]) / secs;
-        p.write_rate = (double)(bytes[1] - sh->last_bytes[1]) / secs;
-    }
-    p.elapsed_ns = now - sh->t0;
-    p.eta_ns = eta;
-    if (ramp)
-        p.phase = "ramp";
-    c->progress(&p, c->progress_ctx);
-    sh->last_ns = now;
-    sh->last_bytes[0] = bytes[0];
-    sh->last_bytes[1] = bytes[1];
-}
-
 /* A worker's thread: waits at the start line, runs, says it is done. */
 static void *worker_thread(void *arg)
 {
@@ -263,7 +206,6 @@ static void invalidate_files(sb_jshared *sh)
  * all finished. Setup failures stop the group before any I/O. */
 static SB_MUST_CHECK sb_status run_group(sb_jshared *sh, unsigned barrier, sb_error *err)
 {
-    const sb_job_config *c = sh->c;
     sh->barrier = barrier;
     size_t cnt = 0;
     sb_jworker *only = NULL;
@@ -276,29 +218,45 @@ static SB_MUST_CHECK sb_status run_group(sb_jshared *sh, unsigned barrier, sb_er
         return SB_OK;
     for (size_t i = 0; i < sh->n_files; i++)
         if (sh->files[i].barrier == barrier) {
-            if (c->progress) {
-                sb_job_progress p = { .total = (unsigned)sh->n_ws, .phase = "laying out" };
-                c->progress(&p, c->progress_ctx);
-            }
-            SB_TRY(sb_job_files_layout(sh, &sh->files[i], err));
+            sh->layout_file = &sh->files[i];
+            sb_status ls = sb_job_files_layout(sh, &sh->files[i], err);
+            sh->layout_file = NULL;
+            SB_TRY(ls);
         }
     invalidate_files(sh);
     for (size_t i = 0; i < sh->n_ws; i++)
         if (sh->ws[i].job->barrier == barrier)
             SB_TRY(sb_job_worker_setup(&sh->ws[i], err));
-    sh->t0 = sh->last_ns = sb_clock_ns();
-    bytes_so_far(sh, sh->last_bytes);
-    if (cnt > 1)
-        return run_threads(sh, cnt, err);
-    /* One worker: in this thread, which reports progress in between its
-     * I/Os (no thread, so the process stays single-threaded). */
-    only->t_progress = sh->t0 + SB_JOB_PROGRESS_NS;
-    if (!sb_job_stopped(sh))
-        sb_job_worker_run(only);
-    else
-        atomic_store(&only->state, SB_JW_DONE);
-    sb_job_progress_report(sh);
-    return SB_OK;
+    sb_job_group_start(sh);
+    uint64_t before[2] = { 0, 0 }, after[2] = { 0, 0 };
+    for (size_t i = 0; i < sh->n_ws; i++)
+        if (sh->ws[i].job->barrier == barrier)
+            for (int d = 0; d < 2; d++)
+                before[d] += atomic_load(&sh->ws[i].prog_bytes[d]);
+    sb_status st = SB_OK;
+    /* A buffered writer may block in a sync or its final fsync for as long
+     * as the device takes to drain the page cache (a minute on a slow
+     * card): it runs in a thread of its own, so that this one can go on
+     * reporting the device's progress meanwhile. */
+    if (cnt > 1 || sh->groups[barrier].buffered_writes) {
+        st = run_threads(sh, cnt, err);
+    } else {
+        /* One worker: in this thread, which reports progress in between
+         * its I/Os (no thread, so the process stays single-threaded). */
+        only->t_progress = sh->t0 + SB_JOB_PROGRESS_NS;
+        if (!sb_job_stopped(sh))
+            sb_job_worker_run(only);
+        else
+            atomic_store(&only->state, SB_JW_DONE);
+        sb_job_progress_report(sh);
+    }
+    for (size_t i = 0; i < sh->n_ws; i++)
+        if (sh->ws[i].job->barrier == barrier)
+            for (int d = 0; d < 2; d++)
+                after[d] += atomic_load(&sh->ws[i].prog_bytes[d]);
+    uint64_t moved[2] = { after[0] - before[0], after[1] - before[1] };
+    sb_job_group_done(sh, moved, sb_clock_ns() - sh->t0);
+    return st;
 }
 
 sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run, sb_error *err)
@@ -312,6 +270,8 @@ sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run
         st = sb_job_files_open(&sh, &sh.files[i], err);
     for (size_t i = 0; st == SB_OK && i < sh.n_ws; i++)
         st = sb_job_files_check_alignment(&sh, &sh.ws[i], err);
+    if (st == SB_OK)
+        st = sb_job_plan(&sh, err);
     bool ran = false;
     sb_error first = { 0 };
     sb_status first_st = SB_OK;
@@ -335,6 +295,7 @@ sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run
     for (size_t i = 0; i < sh.n_ws; i++)
         sb_job_worker_free(&sh.ws[i]);
     free(sh.ws);
+    free(sh.groups);
     sb_job_files_close(&sh);
     pthread_mutex_destroy(&sh.lock);
     pthread_cond_destroy(&sh.cond);

@@ -315,6 +315,8 @@ sb_status sb_job_files_layout(sb_jshared *sh, sb_jfile *f, sb_error *err)
         .chunk_bytes = LAYOUT_CHUNK,
         .interval_ns = SB_JOB_PROGRESS_NS,
         .stop = sh->c->stop,
+        .progress = sb_job_layout_progress,
+        .progress_ctx = sh,
     };
     sb_status s = sb_engine_layout(&l, err);
     free(buf);

@@ -1,7 +1,7 @@
 /*
  * job_int.h (library-internal): what the files of the job runner share.
  *
- * The job runner (include/storbench/job.h says what a run does) is four
+ * The job runner (include/storbench/job.h says what a run does) is five
  * files along its concerns:
  *
  *   job.c          checking the jobs, running the stonewall groups (threads,
@@ -13,6 +13,8 @@
  *                  hot loops that time every I/O
  *   job_results.c  merging workers into reported entries and writing them
  *                  into the result model
+ *   job_progress.c what the progress callback is told: test k of n, the
+ *                  phase, the device's rates and the run's time left
  *
  * Ownership: sb_job_run owns the shared state, the file table and the
  * workers; a worker's thread owns the worker while the worker runs (the
@@ -38,6 +40,7 @@
 
 #define SB_JOB_SAMPLE_NS 500000000ull   /* bandwidth and IOPS sample interval */
 #define SB_JOB_PROGRESS_NS 250000000ull /* progress callback interval */
+#define SB_JOB_RATE_WINDOW 8u           /* reports the progress rate spans */
 #define SB_JOB_MAX_DEPTH 4096u
 
 /* ---- what a rw mode does ------------------------------------------------ */
@@ -135,7 +138,21 @@ typedef struct sb_jworker {
     bool started;
 } sb_jworker;
 
-enum { SB_JW_WAITING, SB_JW_RAMP, SB_JW_RUNNING, SB_JW_DONE };
+enum { SB_JW_WAITING, SB_JW_RAMP, SB_JW_RUNNING, SB_JW_FLUSHING, SB_JW_DONE };
+
+/* A report's time and the run's bytes read and written by then. */
+typedef struct sb_jmark {
+    uint64_t ns;
+    uint64_t bytes[2];
+} sb_jmark;
+
+/* What the run's time left is estimated from, per stonewall group. */
+typedef struct sb_jgroup {
+    uint64_t timed_ns;     /* ramp + runtime of its longest time-bound job; 0: none */
+    uint64_t bytes[2];     /* what its byte-bound jobs move, each direction */
+    uint64_t layout_bytes; /* written before it starts */
+    bool reads, writes, buffered_writes;
+} sb_jgroup;
 
 /* What every worker and the reporting thread share. */
 struct sb_jshared {
@@ -152,7 +169,21 @@ struct sb_jshared {
     sb_jworker *ws;
     size_t n_ws;
     unsigned barrier;
-    uint64_t t0, last_ns, last_bytes[2];
+    uint64_t t0, last_ns;
+    sb_jmark marks[SB_JOB_RATE_WINDOW]; /* the last reports, a ring */
+    unsigned n_marks;
+    /* The device counters of the group's buffered writes at the group's
+     * start (have_dev: the counters could be read). */
+    bool buffered_writes, have_dev;
+    uint64_t dev_base;
+    const sb_jfile *layout_file; /* being laid out, for its progress */
+    /* The run as a whole, for "test k of n" and its time left. */
+    sb_jgroup *groups;
+    unsigned n_groups;
+    uint64_t run_t0;
+    double rate[2];     /* bytes/s each direction measured at so far; 0: not yet */
+    double layout_rate; /* bytes/s of the layouts (device writes), 0: none yet */
+    uint64_t timed_nominal_ns, timed_took_ns; /* finished time-bound groups */
 };
 
 /* ---- job.c ----------------------------------------------------------------- */
@@ -174,6 +205,23 @@ const sb_engine_ops *sb_job_engine_of(const sb_job *j, sb_error *err);
 /* Reports the current group's progress to the caller's callback (the
  * reporting thread, or the single worker of a group in between its I/Os). */
 void sb_job_progress_report(sb_jshared *sh);
+
+/* ---- job_progress.c ------------------------------------------------------ */
+
+/* The run's stonewall groups (sh->groups) and their bounds, from the
+ * workers and the opened files; its clock starts. */
+SB_MUST_CHECK sb_status sb_job_plan(sb_jshared *sh, sb_error *err);
+
+/* The current group (sh->barrier) starts: its clock and counters. */
+void sb_job_group_start(sb_jshared *sh);
+
+/* The current group has finished after took_ns, its workers having moved
+ * moved[read, write] bytes: what the time left of the rest learns from. */
+void sb_job_group_done(sb_jshared *sh, const uint64_t moved[2], uint64_t took_ns);
+
+/* Reports a file's layout (sb_engine_layout's callback; ctx is the
+ * sb_jshared, sh->layout_file the file). */
+void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns);
 
 /* ---- job_files.c ------------------------------------------------------------- */
 
@@ -204,6 +252,9 @@ void sb_job_files_close(sb_jshared *sh);
 /* Everything a worker needs before it starts: descriptors, buffers, the
  * engine instance, the random streams. */
 SB_MUST_CHECK sb_status sb_job_worker_setup(sb_jworker *w, sb_error *err);
+/* The bytes w moves before it ends (its region times loops), or 0 when
+ * only time ends it (time_based). Known once sb_job_files_resolve ran. */
+uint64_t sb_job_worker_bytes(const sb_jworker *w);
 
 /* Runs the worker from its ramp to its end (and end_fsync); its outcome is
  * in w->status and w->err. */

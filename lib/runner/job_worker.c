@@ -327,11 +327,23 @@ static SB_MUST_CHECK sb_status async_loop(sb_jworker *w)
             }
             account(w, d, now - io->issue_ns, io->len, (size_t)io->res);
         }
-        if (!done && tick(w, now))
+        if (!done && tick(w, now)) {
             done = true;
+        } else if (done && now >= w->t_progress) {
+            /* Draining a deep queue of large blocks from a slow device
+             * takes a while: it is still progress to show. */
+            sb_job_progress_report(w->sh);
+            w->t_progress = now + SB_JOB_PROGRESS_NS;
+        }
     }
     free(free_list);
     return st;
+}
+
+uint64_t sb_job_worker_bytes(const sb_jworker *w)
+{
+    const sb_job *j = w->job;
+    return j->time_based ? 0 : w->file_bytes * w->n_files * (j->loops ? j->loops : 1);
 }
 
 void sb_job_worker_run(sb_jworker *w)
@@ -346,9 +358,11 @@ void sb_job_worker_run(sb_jworker *w)
                           memory_order_relaxed);
     tick(w, now);
     w->status = w->eng->read ? sync_loop(w) : async_loop(w);
-    if (w->status == SB_OK && j->end_fsync && sb_job_does_write(j->rw))
+    if (w->status == SB_OK && j->end_fsync && sb_job_does_write(j->rw)) {
+        atomic_store_explicit(&w->state, SB_JW_FLUSHING, memory_order_relaxed);
         for (unsigned fi = 0; fi < w->n_files && w->status == SB_OK; fi++)
             w->status = sync_point(w, fi, true);
+    }
     if (!w->counting) /* stopped during the ramp: nothing was counted */
         tick(w, w->t_count);
     w->t_end = sb_clock_ns();
@@ -431,8 +445,7 @@ sb_status sb_job_worker_setup(sb_jworker *w, sb_error *err)
             w->ios[i].buf = w->buf + (size_t)i * w->buf_stride;
         SB_TRY(w->eng->init(w->depth, &w->ctx, err));
     }
-    uint64_t region = w->file_bytes * w->n_files;
-    w->io_limit = j->time_based ? 0 : region * (j->loops ? j->loops : 1);
+    w->io_limit = sb_job_worker_bytes(w);
     return SB_OK;
 }
 

@@ -197,6 +197,16 @@ const char *sb_target_path(const sb_target *t)
     return t->path;
 }
 
+uint64_t sb_target_devno(const sb_target *t)
+{
+    return (uint64_t)t->dev;
+}
+
+bool sb_target_io_counters(const sb_target *t, sb_io_counters *c)
+{
+    return sb_probe_io_counters(NULL, major(t->dev), minor(t->dev), c);
+}
+
 const char *sb_target_fs_type(const sb_target *t)
 {
     return t->kind == SB_TARGET_DEVICE ? "" : t->fs_type;

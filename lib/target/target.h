@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/probe.h"
 #include "storbench/result.h"
 #include "storbench/status.h"
 
@@ -77,6 +78,12 @@ const char *sb_target_fs_type(const sb_target *t);
 /* Bytes free for an unprivileged writer (directory), or the device's or
  * the file's size. */
 uint64_t sb_target_space_bytes(const sb_target *t);
+/* The device under the target (the directory's filesystem's, or the
+ * device itself) as makedev's number, and its completed-I/O counters
+ * (sb_probe_io_counters); false, *c untouched, when it has none to read
+ * (tmpfs, btrfs's anonymous device, a chroot without sysfs). */
+uint64_t sb_target_devno(const sb_target *t);
+bool sb_target_io_counters(const sb_target *t, sb_io_counters *c);
 /* Adds what is known about the target (device, source, size, block size)
  * to kvs. */
 SB_MUST_CHECK sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err);
