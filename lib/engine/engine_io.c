@@ -112,7 +112,8 @@ sb_status sb_engine_layout(const sb_layout *l, sb_error *err)
      * would let a whole slow card's worth pile up before the first
      * fdatasync (64 MiB at 10 MiB/s: 6 s without a word). The data written
      * between two syncs is also capped at what the device made durable in
-     * one interval so far (one chunk before the first sync). */
+     * one interval so far (one chunk before the first sync, at most
+     * doubling from one sync to the next). */
     uint64_t budget = l->chunk_bytes;
     while (off < l->to) {
         size_t len = l->to - off < l->chunk_bytes ? (size_t)(l->to - off) : l->chunk_bytes;
@@ -129,6 +130,11 @@ sb_status sb_engine_layout(const sb_layout *l, sb_error *err)
             synced = off;
             double per_interval = (double)(off - l->from) / (double)(now - t0 ? now - t0 : 1) *
                                   (double)l->interval_ns;
+            /* At most twice the last budget: the first syncs of a slow
+             * device are quick (a throttle's credit, a card's cache) and
+             * would otherwise let seconds of writes pile up for the next. */
+            if (per_interval > 2.0 * (double)budget)
+                per_interval = 2.0 * (double)budget;
             budget =
                 per_interval > (double)l->chunk_bytes ? (uint64_t)per_interval : l->chunk_bytes;
             if (l->progress)

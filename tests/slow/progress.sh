@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# progress.sh: the progress line tells the truth on a card-like device.
+#
+# ext4 on a direct-I/O loop device throttled to 10 MiB/s of writes and
+# 20 MiB/s of reads. storbench runs on a pseudo-terminal (script(1)), and
+# every redraw of its line is time-stamped as it arrives. Checked:
+#  * no silence: from the first line to the last, no gap over 1 s between
+#    redraws (layout, flushing, draining a queue and the pauses included);
+#  * the rates shown are the device's: never above the limits (+12%, the
+#    first 2 redraws of a test left out: a throttle's credit after idle),
+#    and the sequential tests within 12% of them, so neither the page cache
+#    (GB/s) nor a sample that caught a burst is shown;
+#  * run: "[k/n]" counts the tests up to n, the layout is shown with its
+#    bytes, and from a quarter of the run on the ETA is within 25% (+1.5 s,
+#    the clock's resolution and the last redraw) of the time really left;
+#  * a buffered writer (a fio job with end_fsync) shows the device's rate
+#    ("at the device"), at most the limit +25% on average since it began;
+#  * sweep and bonnie: no silence, the device's rates, bonnie's fsync shown
+#    as "flushing" or at the device.
+set -euo pipefail
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+
+sb_require_root
+sb_require_bin
+sb_require_loop
+sb_require_blkio
+sb_require_cmd script awk
+
+wmib=10
+rmib=20
+sb_loop_create 512 dev
+sb_mkfs "$dev" ext4
+sb_mount "$dev" mnt
+sb_throttle "$dev" wbps=${wmib}M rbps=${rmib}M
+sb_tmpdir T
+
+# record NAME ARGS...: runs storbench ARGS on a pseudo-terminal; every
+# redraw (the text between two carriage returns) goes to $T/NAME.lines as
+# "SECONDS TEXT", seconds since the command started.
+record() {
+    local name=$1 q start
+    shift
+    printf -v q '%q ' "$SB_BIN" "$@"
+    start=$EPOCHREALTIME
+    if ! script -qec "$q" /dev/null </dev/null 2>&1 |
+        while IFS= read -r -d $'\r' chunk || [[ -n $chunk ]]; do
+            chunk=${chunk//$'\e[K'/}
+            chunk=${chunk//$'\n'/ }
+            if [[ -n ${chunk// /} ]]; then
+                printf '%s %s\n' "$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')" "$chunk"
+            fi
+        done >"$T/$name.lines"; then
+        cat "$T/$name.lines" >&2
+        sb_fail "$name: storbench failed"
+    fi
+}
+
+failed=0
+check() { # check NAME DESCRIPTION AWK-PROGRAM: the program prints what is wrong
+    local name=$1 what=$2 out
+    out=$(awk -v W=$wmib -v R=$rmib "$3" "$T/$name.lines")
+    if [[ -n $out ]]; then
+        echo "not ok - $name: $what"
+        printf '%s\n' "$out" | head -5 | sed 's/^/    /'
+        failed=$((failed + 1))
+    else
+        echo "ok - $name: $what"
+    fi
+}
+
+# No gap over 1 s between redraws, from the first one to the last.
+no_silence='NR > 1 && $1 - t > 1.0 { printf "%.2f s of silence between: %s | %s\n", $1 - t, prev, $0 }
+    { t = $1; prev = $0 }'
+
+# rate(text, dir): the MiB/s after "read " or "write " in a line, or -1.
+rates_fn='function rate(s, d,   i, r) {
+    i = index(s, d " ")
+    if (!i) return -1
+    r = substr(s, i + length(d) + 1)
+    return r + 0
+}'
+
+record run run --no-save --size 64m --time 2s "$mnt"
+check run "no silence over 1 s" "$no_silence"
+check run "tests counted [k/n] up to n" '
+    match($0, /\[[0-9]+\/[0-9]+\]/) {
+        split(substr($0, RSTART + 1, RLENGTH - 2), kn, "/")
+        if (kn[1] + 0 < k) print "the count went back: " $0
+        k = kn[1] + 0; n = kn[2] + 0
+    }
+    END { if (!n || k != n) print "last test " k " of " n }'
+check run "the layout shown with its bytes at the device's rate" '
+    / laying out / { seen = 1; if (match($0, /MiB\/s/) && $0 ~ /of 64.0 MiB/) ok = 1 }
+    END { if (!seen || !ok) print "no layout line with its bytes" }'
+check run "rates within the limits, sequential tests at them" "$rates_fn"'
+    / measuring / {
+        key = $2 " " $3 " " $4
+        if (key != last) { n = 0; last = key }
+        if (++n <= 2) next
+        r = rate($0, "read"); w = rate($0, "write")
+        if (r > R * 1.12 || w > W * 1.12) print "above the limits: " $0
+        if ($3 ~ /^SEQ1M/ && ((r >= 0 && r < R * 0.88) || (w >= 0 && w < W * 0.88)))
+            print "below the limits: " $0
+    }'
+check run "ETA within 25% of the time left from a quarter on" '
+    { t[NR] = $1; line[NR] = $0 }
+    END {
+        end = t[NR]
+        for (i = 1; i < NR; i++) {
+            if (t[i] < end / 4 || !match(line[i], /ETA [0-9]+:[0-9][0-9]/)) continue
+            split(substr(line[i], RSTART + 4, RLENGTH - 4), ms, ":")
+            eta = ms[1] * 60 + ms[2]; left = end - t[i]
+            d = eta - left; if (d < 0) d = -d
+            if (d > 0.25 * left + 1.5) printf "at %.1f s: ETA %d s, really %.1f s\n", t[i], eta, left
+        }
+    }'
+
+record buffered job --no-save --name=buf --rw=write --bs=64k --size=48m --end_fsync=1 \
+    "--directory=$mnt"
+check buffered "no silence over 1 s" "$no_silence"
+check buffered "buffered writes shown at the device's rate" "$rates_fn"'
+    / measuring | flushing / {
+        if ($0 !~ /at the device/) { print "not the device rate: " $0; next }
+        if (++n > 2 && rate($0, "write") > W * 1.25) print "above the limit: " $0
+    }
+    END { if (!n) print "no progress line" }'
+
+record sweep sweep --no-save --bs 4k,1m --file-size 32m --max-time 3s "$mnt"
+check sweep "no silence over 1 s" "$no_silence"
+check sweep "rates within the limits" '
+    match($0, /\[[0-9]+\/[0-9]+\]/) {
+        key = substr($0, RSTART, RLENGTH)
+        if (key != last) { n = 0; last = key }
+        if (++n <= 2 || !match($0, /[0-9.]+ MiB\/s/)) next
+        r = substr($0, RSTART) + 0
+        if ($0 ~ / write / && r > W * 1.12) print "above the limit: " $0
+        if ($0 ~ / read / && r > R * 1.12) print "above the limit: " $0
+        if ($0 ~ / laying out / && r > W * 1.12) print "above the limit: " $0
+    }'
+
+record bonnie bonnie --no-save -d "$mnt" -s 48:8k:2000 -n 0 -f
+check bonnie "no silence over 1 s" "$no_silence"
+check bonnie "write tests at the device's rate" '
+    /bonnie (write|rewrite):/ {
+        if ($0 !~ /at the device/) print "not the device rate: " $0
+        seen = 1
+    }
+    END { if (!seen) print "no write test shown" }'
+
+[[ $failed -eq 0 ]] || sb_fail "$failed progress checks failed (lines in $T)"
