@@ -75,6 +75,7 @@ void sb_run_free(sb_run *run)
     free(run->tool);
     free(run->version);
     free(run->command);
+    free(run->status_why);
     free(run);
 }
 
@@ -152,6 +153,46 @@ sb_status sb_result_mark_incomplete(sb_test *test, const char *why, sb_error *er
     if (!test->error)
         return nomem(err);
     return SB_OK;
+}
+
+sb_status sb_result_set_status(sb_run *run, sb_run_status status, const char *why, sb_error *err)
+{
+    free(run->status_why);
+    run->status_why = NULL;
+    run->status = status;
+    if (status != SB_RUN_FAILED)
+        return SB_OK;
+    run->status_why = strdup(why && *why ? why : "unknown error");
+    if (!run->status_why)
+        return nomem(err);
+    return SB_OK;
+}
+
+static const char *const status_names[] = {
+    [SB_RUN_COMPLETE] = "complete",
+    [SB_RUN_INTERRUPTED] = "interrupted",
+    [SB_RUN_FAILED] = "failed",
+};
+
+const char *sb_run_status_name(sb_run_status status)
+{
+    return (size_t)status < sizeof status_names / sizeof status_names[0] ? status_names[status]
+                                                                         : "failed";
+}
+
+bool sb_run_status_parse(const char *name, sb_run_status *out)
+{
+    for (size_t i = 0; i < sizeof status_names / sizeof status_names[0]; i++)
+        if (strcmp(name, status_names[i]) == 0) {
+            *out = (sb_run_status)i;
+            return true;
+        }
+    return false;
+}
+
+bool sb_test_measured(const sb_test *test)
+{
+    return test->n_ms > 0;
 }
 
 const sb_measurement *sb_test_measurement(const sb_test *test, const char *metric)
