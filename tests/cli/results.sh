@@ -55,9 +55,9 @@ sb_no_test_files "$W"
 sb_run "$T/list" results list --db "$DB"
 clean list
 [[ $(wc -l <"$T/list.stdout") -eq 3 ]] || bad "list: expected a header and 2 runs"
-head -n 1 "$T/list.stdout" | grep -qE '^id +started \(UTC\) +host +labels +targets +command$' ||
+head -n 1 "$T/list.stdout" | grep -qE '^id +started \(UTC\) +host +labels +targets +status +command$' ||
     bad "list: unexpected header"
-grep -qE "^ 1  [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}  $host +drive=6401 platform=rpi3 +$W +.*sweep" \
+grep -qE "^ 1  [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}  $host +drive=6401 platform=rpi3 +$W +complete +.*sweep" \
     "$T/list.stdout" || bad "list: run 1 is not listed as expected"
 # The same archive lists the same bytes.
 sb_run "$T/list_again" results list --db "$DB"

@@ -260,15 +260,25 @@ static void test_run_list(void **state)
     ok(sb_kvs_set(&s->labels, "platform", "rpi4", &err), &err);
     ok(sb_run_summary_add_target(s, "/mnt/ext4", &err), &err);
     ok(sb_run_summaries_add(&l, 10, STARTED_UNIX + 3600, "", "import x", &s, &err), &err);
+    ok(sb_run_summaries_add(&l, 11, STARTED_UNIX + 7200, "pi4", "storbench run", &s, &err), &err);
+    ok(sb_run_summary_set_status(s, SB_RUN_INTERRUPTED, "ignored", &err), &err);
+    ok(sb_run_summaries_add(&l, 12, STARTED_UNIX + 7260, "pi4", "storbench run", &s, &err), &err);
+    ok(sb_run_summary_set_status(s, SB_RUN_FAILED, "no space", &err), &err);
     ok(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err);
     /* Ids right-aligned, the other columns left-aligned two spaces apart,
-     * "-" for what a run lacks, the command last and not padded. */
+     * "-" for what a run lacks, how it ended, the command last and not
+     * padded. */
     assert_string_equal(b.data,
-                        "id  started (UTC)     host  labels                    targets    command\n"
-                        " 9  2024-12-02 09:00  pi4   drive=6401 platform=rpi4  /mnt/ext4  "
-                        "storbench sweep /mnt/ext4\n"
-                        "10  2024-12-02 10:00  -     -                         -          "
-                        "import x\n");
+                        "id  started (UTC)     host  labels                    targets    status"
+                        "            command\n"
+                        " 9  2024-12-02 09:00  pi4   drive=6401 platform=rpi4  /mnt/ext4  complete"
+                        "          storbench sweep /mnt/ext4\n"
+                        "10  2024-12-02 10:00  -     -                         -          complete"
+                        "          import x\n"
+                        "11  2024-12-02 11:00  pi4   -                         -          "
+                        "interrupted       storbench run\n"
+                        "12  2024-12-02 11:01  pi4   -                         -          "
+                        "failed: no space  storbench run\n");
     sb_buf_free(&b);
     sb_run_summaries_free(&l);
 
@@ -283,7 +293,7 @@ static void test_run_list(void **state)
        &err);
     ok(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err);
     assert_non_null(strstr(b.data, "  \xC3\x9c"
-                                   "bu  -       -        a\tb\n"));
+                                   "bu  -       -        complete  a\tb\n"));
     sb_buf_free(&b);
     sb_run_summaries_free(&l);
 }
