@@ -107,9 +107,14 @@ const char *sb_run_status_name(sb_run_status status);
  * false, *out untouched, for any other name. */
 bool sb_run_status_parse(const char *name, sb_run_status *out);
 
-/* Whether test measured anything: false for a test that never ran (an
- * interruption or an error came first), which holds no measurement and
- * renders as "not measured", never as a zero. */
+/* Marks a test that never ran (an interruption or an error came before
+ * it): incomplete with the reason (copied), and every measurement it holds
+ * "not measured", its value and spread NaN and its samples dropped. NaN is
+ * what every renderer shows as not measured ("-", an empty CSV field, JSON
+ * null) and the archive keeps as NULL; never a zero. */
+SB_MUST_CHECK sb_status sb_result_mark_unmeasured(sb_test *test, const char *why, sb_error *err);
+/* Whether test measured anything: false when it holds no measurement or
+ * only NaN values (a test that never ran). */
 bool sb_test_measured(const sb_test *test);
 
 /* The first measurement with this metric name, or NULL. */

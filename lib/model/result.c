@@ -2,6 +2,7 @@
  * result.c: building and freeing the result model. Every string is copied
  * on the way in, so callers keep ownership of what they pass.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -190,9 +191,25 @@ bool sb_run_status_parse(const char *name, sb_run_status *out)
     return false;
 }
 
+sb_status sb_result_mark_unmeasured(sb_test *test, const char *why, sb_error *err)
+{
+    for (size_t i = 0; i < test->n_ms; i++) {
+        sb_measurement *m = &test->ms[i];
+        m->value = NAN;
+        m->spread = NAN;
+        free(m->samples);
+        m->samples = NULL;
+        m->n_samples = 0;
+    }
+    return sb_result_mark_incomplete(test, why, err);
+}
+
 bool sb_test_measured(const sb_test *test)
 {
-    return test->n_ms > 0;
+    for (size_t i = 0; i < test->n_ms; i++)
+        if (!isnan(test->ms[i].value))
+            return true;
+    return false;
 }
 
 const sb_measurement *sb_test_measurement(const sb_test *test, const char *metric)

@@ -54,7 +54,7 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
     sb_report_table_set(&tb, 0, 5, "IOPS");
     sb_report_table_set(&tb, 0, 6, "p99");
     const sb_test *any = NULL;
-    bool incomplete = false;
+    bool incomplete = false, unmeasured = false;
     for (size_t r = 0; r < n; r++) {
         const sb_test *rd = find(tr, jobs[r], "read");
         const sb_test *wr = find(tr, jobs[r], "write");
@@ -68,6 +68,13 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
             if (!t) {
                 for (size_t k = 0; k < 3; k++)
                     sb_report_table_set(&tb, r + 1, c + k, "-");
+                continue;
+            }
+            if (!sb_test_measured(t)) {
+                /* Never ran: not measured, never a zero. */
+                for (size_t k = 0; k < 3; k++)
+                    sb_report_table_set(&tb, r + 1, c + k, "-");
+                unmeasured = true;
                 continue;
             }
             any = t;
@@ -103,10 +110,13 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
                        "depth; T1: one thread.\np99: 99th percentile of the completion latency.\n");
     if (incomplete) {
         for (size_t i = 0; i < tr->n_tests; i++)
-            if (strcmp(tr->tests[i].kind, "suite") == 0 && !tr->tests[i].complete)
+            if (strcmp(tr->tests[i].kind, "suite") == 0 && !tr->tests[i].complete &&
+                sb_test_measured(&tr->tests[i]))
                 sb_sink_printf(sink, "* %s: incomplete: %s\n", tr->tests[i].name,
                                tr->tests[i].error ? tr->tests[i].error : "stopped");
     }
+    if (unmeasured)
+        sb_report_unmeasured_note(tr, "suite", sink);
 }
 
 static void pi(const sb_run *run, size_t ti, sb_sink *sink)

@@ -236,14 +236,19 @@ static SB_MUST_CHECK sb_status entry_results(const sb_job_config *c, sb_run *run
         free(m.bw);
         free(m.iops);
         SB_TRY(s);
+        /* A job that moved no byte before an error or the stop was not
+         * measured at all: its values are "not measured", never zeros. */
+        bool none = m.ios == 0;
         for (size_t i = 0; i < e->n; i++) {
             const sb_jworker *w = e->ws[i];
             if (w->status != SB_OK) {
-                SB_TRY(sb_result_mark_incomplete(t, w->err.msg, err));
+                SB_TRY(none ? sb_result_mark_unmeasured(t, w->err.msg, err)
+                            : sb_result_mark_incomplete(t, w->err.msg, err));
                 break;
             }
             if (c->stop && atomic_load(c->stop)) {
-                SB_TRY(sb_result_mark_incomplete(t, "interrupted", err));
+                SB_TRY(none ? sb_result_mark_unmeasured(t, "interrupted", err)
+                            : sb_result_mark_incomplete(t, "interrupted", err));
                 break;
             }
         }

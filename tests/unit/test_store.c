@@ -577,6 +577,8 @@ static void test_export_golden(void **state)
     int64_t ids[2];
     ok(sb_store_save(s, run, &ids[0], &err), &err);
     ok(sb_kvs_set(&run->labels, "note", "second, \"quoted\"", &err), &err);
+    /* The second run failed: its rows say so, quoted as any field. */
+    ok(sb_result_set_status(run, SB_RUN_FAILED, "cannot write 'x, \"y\"': I/O error", &err), &err);
     ok(sb_store_save(s, run, &ids[1], &err), &err);
     sb_run_free(run);
     static const struct {
@@ -610,9 +612,10 @@ static void test_export_golden(void **state)
         sb_sink_init_buf(&sink, &b);
         ok(sb_export_begin(&ex, forms[f].fmt, &sink, &err), &err);
         ok(sb_export_end(&ex, &err), &err);
-        assert_string_equal(b.data, f == 0 ? "run_id,time,host,labels,target,fs,test_kind,"
-                                             "test_name,params,metric,unit,value,spread\n"
-                                           : "[]\n");
+        assert_string_equal(b.data, f == 0
+                                        ? "run_id,time,host,labels,target,fs,test_kind,"
+                                          "test_name,params,metric,unit,value,spread,run_status\n"
+                                        : "[]\n");
         sb_buf_free(&b);
     }
     sb_store_close(s);
