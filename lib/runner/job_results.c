@@ -163,7 +163,9 @@ static SB_MUST_CHECK sb_status entry_params(sb_test *t, const entry *e, int d, u
     SB_TRY(sb_kvs_set(p, "rw", sb_jobspec_rw_name(j->rw), err));
     SB_TRY(sb_kvs_setf(p, err, "bs", "%" PRIu64, j->bs_bytes[d]));
     SB_TRY(sb_kvs_set(p, "ioengine", sb_jobspec_engine_name(j->ioengine), err));
-    SB_TRY(sb_kvs_setf(p, err, "iodepth", "%u", w0->depth));
+    /* The depth the engine gave the worker; the one asked for when the
+     * worker never started (an interruption before its group). */
+    SB_TRY(sb_kvs_setf(p, err, "iodepth", "%u", w0->depth ? w0->depth : j->iodepth));
     SB_TRY(sb_kvs_setf(p, err, "numjobs", "%zu", e->n));
     return sb_kvs_set(p, "direct", j->direct ? "1" : "0", err);
 }
