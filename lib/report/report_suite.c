@@ -2,6 +2,7 @@
  * report_suite.c: the summary of `storbench run`: CrystalDiskMark's table
  * for the standard suite, the terms and score for the pi profile.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,17 +142,30 @@ static void pi(const sb_run *run, size_t ti, sb_sink *sink)
     double v[7] = { t.dd_mbs,        t.fio_randread_iops, t.fio_randwrite_iops, t.ioz_read_kbs,
                     t.ioz_write_kbs, t.ioz_randread_kbs,  t.ioz_randwrite_kbs };
     static const char *const unit[] = { "MB/s", "IOPS", "IOPS", "KB/s", "KB/s", "KB/s", "KB/s" };
+    /* NaN: a test an interruption or an error kept from running; the
+     * score needs every term, so it is not measured either. */
+    bool unmeasured = false;
     for (size_t i = 0; i < 7; i++) {
         sb_report_table_set(&tb, i, 0, "%s", what[i]);
-        sb_report_table_set(&tb, i, 1, i == 0 ? "%.2f" : "%.0f", v[i]);
+        if (isnan(v[i]))
+            sb_report_table_set(&tb, i, 1, "-");
+        else
+            sb_report_table_set(&tb, i, 1, i == 0 ? "%.2f" : "%.0f", v[i]);
+        unmeasured |= isnan(v[i]);
         sb_report_table_set(&tb, i, 2, "%s", unit[i]);
     }
     sb_report_table_set(&tb, 8, 0, "score");
-    sb_report_table_set(&tb, 8, 1, "%.0f", sb_pi_score(&t));
+    double score = sb_pi_score(&t);
+    if (isnan(score))
+        sb_report_table_set(&tb, 8, 1, "-");
+    else
+        sb_report_table_set(&tb, 8, 1, "%.0f", score);
     sb_report_table_print(&tb, sink);
     sb_report_table_free(&tb);
     sb_sink_puts(sink, "\nscore = (1024 dd + 4 fio read + 10 fio write + iozone read + write"
                        " + 4 random read + 10 random write) / 100\n");
+    if (unmeasured || isnan(score))
+        sb_report_unmeasured_note(tr, "suite", sink);
 }
 
 static bool has_suite(const sb_target_res *tr, bool *is_pi)
