@@ -7,7 +7,6 @@
  * one exit code for the three outcomes.
  */
 #include <stdio.h>
-#include <string.h>
 
 #include "cli.h"
 #include "storbench/clock.h"
@@ -45,30 +44,19 @@ sb_run *cli_run_begin(const char *cmdline, const cli_save *save, cli_output *out
 
 void cli_run_outcome(sb_run *run, sb_status st, const sb_error *err)
 {
-    sb_run_status status = SB_RUN_COMPLETE;
-    const char *why = NULL;
-    char buf[sizeof err->msg + 512];
-    if (st == SB_E_INTERRUPTED) {
-        status = SB_RUN_INTERRUPTED;
-    } else if (st != SB_OK) {
-        status = SB_RUN_FAILED;
-        why = err && err->msg[0] ? err->msg : sb_status_str(st);
-    } else {
-        /* Nothing failed as a whole, but an error kept a test from
-         * completing (a point of a sweep, a job's worker): the run is not
-         * what was asked for. */
-        for (size_t i = 0; !why && i < run->n_targets; i++)
-            for (size_t j = 0; !why && j < run->targets[i].n_tests; j++) {
-                const sb_test *t = &run->targets[i].tests[j];
-                if (t->complete || !t->error)
-                    continue;
-                status = strcmp(t->error, "interrupted") == 0 ? SB_RUN_INTERRUPTED : SB_RUN_FAILED;
-                snprintf(buf, sizeof buf, "%s: %s", t->name, t->error);
-                why = buf;
-            }
-    }
     sb_error e2;
-    if (sb_result_set_status(run, status, why, &e2) != SB_OK)
+    sb_status rc;
+    if (st == SB_E_INTERRUPTED)
+        rc = sb_result_set_status(run, SB_RUN_INTERRUPTED, NULL, &e2);
+    else if (st != SB_OK)
+        rc = sb_result_set_status(run, SB_RUN_FAILED,
+                                  err && err->msg[0] ? err->msg : sb_status_str(st), &e2);
+    else
+        /* Nothing failed as a whole, but an error may have kept a test
+         * from completing (a point of a sweep, a job's worker): the run
+         * is then not what was asked for. */
+        rc = sb_result_status_from_tests(run, &e2);
+    if (rc != SB_OK)
         cli_error("%s", e2.msg);
 }
 

@@ -100,6 +100,11 @@ SB_MUST_CHECK sb_status sb_result_mark_incomplete(sb_test *test, const char *why
  * "" is stored as "unknown error"). why is ignored for the other two. */
 SB_MUST_CHECK sb_status sb_result_set_status(sb_run *run, sb_run_status status, const char *why,
                                              sb_error *err);
+/* Sets run's status from its tests: interrupted when the first test left
+ * incomplete with a reason says "interrupted", failed ("TEST: REASON")
+ * when it says anything else, complete when no test has a reason (an
+ * imported file says how its tests ended, not how the run did). */
+SB_MUST_CHECK sb_status sb_result_status_from_tests(sb_run *run, sb_error *err);
 /* "complete", "interrupted" or "failed": the name the archive, the exports
  * and `results list` use. */
 const char *sb_run_status_name(sb_run_status status);

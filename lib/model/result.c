@@ -169,6 +169,27 @@ sb_status sb_result_set_status(sb_run *run, sb_run_status status, const char *wh
     return SB_OK;
 }
 
+sb_status sb_result_status_from_tests(sb_run *run, sb_error *err)
+{
+    for (size_t i = 0; i < run->n_targets; i++)
+        for (size_t j = 0; j < run->targets[i].n_tests; j++) {
+            const sb_test *t = &run->targets[i].tests[j];
+            if (t->complete || !t->error)
+                continue;
+            if (strcmp(t->error, "interrupted") == 0)
+                return sb_result_set_status(run, SB_RUN_INTERRUPTED, NULL, err);
+            size_t len = strlen(t->name) + strlen(t->error) + 3;
+            char *why = malloc(len);
+            if (!why)
+                return nomem(err);
+            snprintf(why, len, "%s: %s", t->name, t->error);
+            sb_status st = sb_result_set_status(run, SB_RUN_FAILED, why, err);
+            free(why);
+            return st;
+        }
+    return sb_result_set_status(run, SB_RUN_COMPLETE, NULL, err);
+}
+
 static const char *const status_names[] = {
     [SB_RUN_COMPLETE] = "complete",
     [SB_RUN_INTERRUPTED] = "interrupted",

@@ -194,10 +194,36 @@ static void test_bonnie_csv(void **state)
     assert_int_equal(count(text, "\n"), 2);
     free(text);
 
-    add_target(run, "/mnt", "bonnie", sb_bonnie_test_names[SB_BONNIE_WRITE]);
+    sb_target_res *tr = add_target(run, "/mnt", "bonnie", sb_bonnie_test_names[SB_BONNIE_WRITE]);
     text = render_ok(run, SB_FORMAT_BONNIE_CSV, NULL);
     assert_true(strncmp(text, "1.98,storbench-", 15) == 0);
     assert_int_equal(count(text, "\n"), 1);
+    free(text);
+
+    /* write completed in 0.2 s: too fast, "+++++"; rewrite was cut short
+     * by an interruption: not measured, its fields empty, its columns
+     * blank, never "+++++". */
+    sb_error err;
+    sb_test *t = &tr->tests[0];
+    t->ms[0].value = 0.2;
+    ok(sb_result_add_measurement(t, "throughput", "B/s", 4e9, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_test(tr, "bonnie", sb_bonnie_test_names[SB_BONNIE_REWRITE], &t, &err), &err);
+    ok(sb_result_add_measurement(t, "throughput", "B/s", 3e6, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(t, "cpu", "%", 3333, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(t, "elapsed", "s", 0.01, 0, NULL, 0, &err), &err);
+    ok(sb_result_mark_unmeasured(t, "interrupted", &err), &err);
+    assert_false(sb_test_measured(t));
+    text = render_ok(run, SB_FORMAT_BONNIE_CSV, NULL);
+    /* Fields 12 .. 15 (1-based): put_block and its CPU, rewrite and its
+     * CPU. */
+    char *f = text;
+    for (int i = 0; i < 11; i++)
+        f = strchr(f, ',') + 1;
+    assert_true(strncmp(f, "+++++,+++,,,", 12) == 0);
+    free(text);
+    text = render_ok(run, SB_FORMAT_TEXT, NULL);
+    assert_int_equal(count(text, "+++++"), 1);
+    assert_non_null(strstr(text, "rewrite: not measured: interrupted\n"));
     free(text);
     sb_run_free(run);
 }
