@@ -79,6 +79,10 @@ saved sweep 1 interrupted
 awk '/^CPU %/ { c = 1 } c && $1 == "4k" { print; exit }' "$T/out/sweep.stdout" >"$T/cpu"
 grep -qE '^4k +- +/ +-$' "$T/cpu" || bad "sweep: CPU row is not '4k - / -': '$(cat "$T/cpu")'"
 grep -q 'not measured' "$T/out/sweep.stdout" || bad "sweep: no 'not measured' legend"
+# Its CSV: the point's numbers are empty fields, not zeros or nan.
+sb_run "$T/out/sweep_csv" results show 1 -f csv --db "$DB"
+grep -qE '^[^,]*,[^,]*,write,4096,,,,,,,' "$T/out/sweep_csv.stdout" ||
+    bad "sweep: the CSV row of the unmeasured point is not empty: $(cat "$T/out/sweep_csv.stdout")"
 
 # ---- 2: a run stopped in its first test: the others never ran ---------------
 interrupt run 'storbench-run-*.tmp' 1.5 run --db "$DB" --label cut=yes --size 64m --time 5s "$W"
