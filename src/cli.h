@@ -193,8 +193,9 @@ bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels);
  * false when there is none. */
 bool cli_db_path(const char *opt, char *buf, size_t len);
 /* Saves run unless --no-save or it holds no test; returns a CLI_EXIT_*
- * code, printing one error line on failure, and "saved as run N" when
- * stderr is a terminal and not quiet. */
+ * code, printing one error line on failure, and "saved as run N in PATH"
+ * ("saved as run N (interrupted) in PATH" or "(failed)" for such a run) on
+ * stderr unless quiet, terminal or not. */
 int cli_save_run(const sb_run *run, const cli_save *save, bool quiet);
 /* Frees the labels; save stays usable (empty). */
 void cli_save_free(cli_save *save);
@@ -209,6 +210,12 @@ bool cli_run_has_tests(const sb_run *run);
  * the run (cli_run_end). */
 sb_run *cli_run_begin(const char *cmdline, const cli_save *save, cli_output *out,
                       atomic_int **stop);
+/* Records how run ended, from what its measurement returned (st, err):
+ * interrupted (SB_E_INTERRUPTED), failed with err's message, or, when st
+ * is SB_OK, complete unless one of its tests was left incomplete by an
+ * error (then failed, naming the test). Called before the run is printed,
+ * so that what it prints and what is saved say the same. */
+void cli_run_outcome(sb_run *run, sb_status st, const sb_error *err);
 /* After the run was printed (print_rc) and its outcome said (finish_rc):
  * saves it (cli_save_run), frees it and returns the exit code, the
  * measurement's failure first, then the printing's, then the saving's. */
@@ -229,11 +236,22 @@ bool cli_parse_since(const char *s, int64_t *out);
 /* Opens the existing archive at --db db (NULL: the default); NULL with
  * the error printed and *rc = CLI_EXIT_FAIL when it cannot. */
 struct sb_store *cli_open_archive(const char *db, int *rc);
-/* The run ids argv[first .. argc), or without any those of every run the
- * filter selects, oldest first, into *ids (the caller frees it, also after
- * a failure) and *n. Returns a CLI_EXIT_* code, the error printed; when no
- * run matches, CLI_EXIT_FAIL with an error naming cmd (cmd NULL: an empty
- * selection is no error). */
+/* Whether a command that reads the archive takes run: always when it was
+ * named by its id (named), else only a complete run unless all (--all):
+ * interrupted and failed runs stay out of what filters or a default
+ * select. The one rule for report and compare. */
+struct sb_run_summary;
+bool cli_run_included(const struct sb_run_summary *run, bool named, bool all);
+/* The run ids argv[first .. argc) (whatever their status), or without any
+ * those of every run the filter selects that cli_run_included takes (all),
+ * oldest first, into *ids (the caller frees it, also after a failure) and
+ * *n. Returns a CLI_EXIT_* code, the error printed; when no run is
+ * selected, CLI_EXIT_FAIL with an error naming cmd and how many incomplete
+ * runs were left out (cmd NULL: an empty selection is no error). */
+int cli_select_runs_all(struct sb_store *store, const struct sb_store_filter *filter, bool all,
+                        const char *cmd, char **argv, int first, int argc, int64_t **ids,
+                        size_t *n);
+/* cli_select_runs_all with all: every run the filter selects (export). */
 int cli_select_runs(struct sb_store *store, const struct sb_store_filter *filter, const char *cmd,
                     char **argv, int first, int argc, int64_t **ids, size_t *n);
 
@@ -242,10 +260,15 @@ int cli_select_runs(struct sb_store *store, const struct sb_store_filter *filter
 struct sb_compare_run;
 typedef int (*cli_runs_fn)(const struct sb_compare_run *runs, size_t n, const void *ctx);
 /* Opens the archive at --db db (NULL: the default), chooses runs as
- * cli_select_runs does (filter, cmd, argv[first .. argc)) or, when latest,
- * the latest run alone, loads them and hands them to
- * fn(runs, n, ctx); frees and closes everything after. Returns fn's code,
- * or the code of what failed before it (its error printed). */
+ * cli_select_runs_all does (filter, all, cmd, argv[first .. argc)) or,
+ * when latest, the latest run alone (the latest complete one unless all),
+ * loads them and hands them to fn(runs, n, ctx); frees and closes
+ * everything after. Returns fn's code, or the code of what failed before
+ * it (its error printed). */
+int cli_on_runs_all(const char *db, const struct sb_store_filter *filter, bool all, const char *cmd,
+                    char **argv, int first, int argc, bool latest, cli_runs_fn fn, const void *ctx);
+/* cli_on_runs_all with all (every run, whatever its status): what
+ * `results compare` does until it takes --all. */
 int cli_on_runs(const char *db, const struct sb_store_filter *filter, const char *cmd, char **argv,
                 int first, int argc, bool latest, cli_runs_fn fn, const void *ctx);
 

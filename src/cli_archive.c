@@ -1,8 +1,9 @@
 /*
  * cli_archive.c: what the commands that read the results archive share
  * (`storbench results ...`, `storbench report`): run ids and dates on the
- * command line, opening the archive, choosing and loading the runs
- * (declared in cli.h).
+ * command line, opening the archive, choosing and loading the runs, and
+ * which runs a selection includes (complete ones, unless named or --all;
+ * declared in cli.h).
  */
 #include <limits.h>
 #include <stdbool.h>
@@ -97,34 +98,58 @@ sb_store *cli_open_archive(const char *db, int *rc)
     return store;
 }
 
-/* The ids of the runs filter selects (NULL: all), oldest first, into *ids
- * (replacing what it held; the caller frees it) and *n. */
-static int listed_ids(sb_store *store, const sb_store_filter *filter, int64_t **ids, size_t *n)
+bool cli_run_included(const sb_run_summary *run, bool named, bool all)
+{
+    return named || all || run->status == SB_RUN_COMPLETE;
+}
+
+/* The ids of the runs filter selects (NULL: all), oldest first, that
+ * cli_run_included takes (not named, all), into *ids (replacing what it
+ * held; the caller frees it) and *n; *left_out counts the incomplete runs
+ * the filter selected but all did not let in. */
+static int listed_ids(sb_store *store, const sb_store_filter *filter, bool all, int64_t **ids,
+                      size_t *n, size_t *left_out)
 {
     sb_run_summaries l;
     sb_error err;
     int rc = CLI_EXIT_OK;
+    *left_out = 0;
     if (sb_store_list_runs(store, filter, &l, &err) != SB_OK) {
         cli_error("%s", err.msg);
         rc = CLI_EXIT_FAIL;
     } else {
-        int64_t *all = realloc(*ids, (l.n ? l.n : 1) * sizeof *all);
-        if (!all) {
+        int64_t *kept = realloc(*ids, (l.n ? l.n : 1) * sizeof *kept);
+        if (!kept) {
             cli_error_nomem();
             rc = CLI_EXIT_FAIL;
         } else {
-            *ids = all;
-            for (size_t i = 0; i < l.n; i++)
-                all[i] = l.v[i].id;
-            *n = l.n;
+            *ids = kept;
+            *n = 0;
+            for (size_t i = 0; i < l.n; i++) {
+                if (cli_run_included(&l.v[i], false, all))
+                    kept[(*n)++] = l.v[i].id;
+                else
+                    (*left_out)++;
+            }
         }
     }
     sb_run_summaries_free(&l);
     return rc;
 }
 
-int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *cmd, char **argv,
-                    int first, int argc, int64_t **ids, size_t *n)
+/* The error for a selection that came to nothing, naming cmd, and what
+ * was left out. */
+static void none_selected(const char *cmd, const char *what, size_t left_out)
+{
+    if (left_out)
+        cli_error("%s: %s (%zu incomplete run%s left out; --all includes %s)", cmd, what, left_out,
+                  left_out == 1 ? "" : "s", left_out == 1 ? "it" : "them");
+    else
+        cli_error("%s: %s", cmd, what);
+}
+
+int cli_select_runs_all(sb_store *store, const sb_store_filter *filter, bool all, const char *cmd,
+                        char **argv, int first, int argc, int64_t **ids, size_t *n)
 {
     *n = (size_t)(argc - first);
     *ids = calloc(*n ? *n : 1, sizeof **ids);
@@ -132,28 +157,40 @@ int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *
         cli_error_nomem();
         return CLI_EXIT_FAIL;
     }
+    /* Runs named by id are taken whatever their status. */
     for (size_t i = 0; i < *n; i++)
         if (!cli_parse_run_id(argv[first + (int)i], &(*ids)[i]))
             return CLI_EXIT_USAGE;
     if (*n)
         return CLI_EXIT_OK;
-    int rc = listed_ids(store, filter, ids, n);
+    size_t left_out;
+    int rc = listed_ids(store, filter, all, ids, n, &left_out);
     if (rc == CLI_EXIT_OK && *n == 0 && cmd) {
-        cli_error("%s: no saved run matches the filters", cmd);
+        none_selected(cmd, "no saved run matches the filters", left_out);
         rc = CLI_EXIT_FAIL;
     }
     return rc;
 }
 
-/* The latest run's id alone, as cli_select_runs gives ids; CLI_EXIT_FAIL
- * with an error naming cmd when the archive holds no run. */
-static int latest_run(sb_store *store, const char *cmd, int64_t **ids, size_t *n)
+int cli_select_runs(sb_store *store, const sb_store_filter *filter, const char *cmd, char **argv,
+                    int first, int argc, int64_t **ids, size_t *n)
+{
+    return cli_select_runs_all(store, filter, true, cmd, argv, first, argc, ids, n);
+}
+
+/* The latest run's id alone (the latest complete one unless all), as
+ * cli_select_runs gives ids; CLI_EXIT_FAIL with an error naming cmd when
+ * the archive holds no such run. */
+static int latest_run(sb_store *store, bool all, const char *cmd, int64_t **ids, size_t *n)
 {
     *ids = NULL;
     *n = 0;
-    int rc = listed_ids(store, NULL, ids, n);
+    size_t left_out;
+    int rc = listed_ids(store, NULL, all, ids, n, &left_out);
     if (rc == CLI_EXIT_OK && *n == 0) {
-        cli_error("%s: the archive holds no run yet", cmd);
+        none_selected(
+            cmd, left_out ? "the archive holds no complete run" : "the archive holds no run yet",
+            left_out);
         rc = CLI_EXIT_FAIL;
     } else if (rc == CLI_EXIT_OK) {
         (*ids)[0] = (*ids)[*n - 1];
@@ -192,8 +229,8 @@ static sb_compare_run *load_runs(sb_store *store, const int64_t *ids, size_t n)
     return runs;
 }
 
-int cli_on_runs(const char *db, const sb_store_filter *filter, const char *cmd, char **argv,
-                int first, int argc, bool latest, cli_runs_fn fn, const void *ctx)
+int cli_on_runs_all(const char *db, const sb_store_filter *filter, bool all, const char *cmd,
+                    char **argv, int first, int argc, bool latest, cli_runs_fn fn, const void *ctx)
 {
     int rc;
     sb_store *store = cli_open_archive(db, &rc);
@@ -202,9 +239,9 @@ int cli_on_runs(const char *db, const sb_store_filter *filter, const char *cmd, 
     int64_t *ids = NULL;
     size_t n = 0;
     if (latest)
-        rc = latest_run(store, cmd, &ids, &n);
+        rc = latest_run(store, all, cmd, &ids, &n);
     else
-        rc = cli_select_runs(store, filter, cmd, argv, first, argc, &ids, &n);
+        rc = cli_select_runs_all(store, filter, all, cmd, argv, first, argc, &ids, &n);
     sb_compare_run *runs = rc == CLI_EXIT_OK ? load_runs(store, ids, n) : NULL;
     if (rc == CLI_EXIT_OK && !runs)
         rc = CLI_EXIT_FAIL;
@@ -214,4 +251,10 @@ int cli_on_runs(const char *db, const sb_store_filter *filter, const char *cmd, 
     free(ids);
     sb_store_close(store);
     return rc;
+}
+
+int cli_on_runs(const char *db, const sb_store_filter *filter, const char *cmd, char **argv,
+                int first, int argc, bool latest, cli_runs_fn fn, const void *ctx)
+{
+    return cli_on_runs_all(db, filter, true, cmd, argv, first, argc, latest, fn, ctx);
 }

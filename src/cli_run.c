@@ -42,6 +42,24 @@ sb_run *cli_run_begin(const char *cmdline, const cli_save *save, cli_output *out
     return run;
 }
 
+void cli_run_outcome(sb_run *run, sb_status st, const sb_error *err)
+{
+    sb_error e2;
+    sb_status rc;
+    if (st == SB_E_INTERRUPTED)
+        rc = sb_result_set_status(run, SB_RUN_INTERRUPTED, NULL, &e2);
+    else if (st != SB_OK)
+        rc = sb_result_set_status(run, SB_RUN_FAILED,
+                                  err && err->msg[0] ? err->msg : sb_status_str(st), &e2);
+    else
+        /* Nothing failed as a whole, but an error may have kept a test
+         * from completing (a point of a sweep, a job's worker): the run
+         * is then not what was asked for. */
+        rc = sb_result_status_from_tests(run, &e2);
+    if (rc != SB_OK)
+        cli_error("%s", e2.msg);
+}
+
 int cli_run_end(sb_run *run, int finish_rc, int print_rc, const cli_save *save, bool quiet)
 {
     int save_rc = cli_save_run(run, save, quiet);

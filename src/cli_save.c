@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "storbench/store.h"
@@ -90,8 +89,13 @@ int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
         return CLI_EXIT_FAIL;
     }
     sb_store_close(store);
-    if (!quiet && isatty(STDERR_FILENO))
-        fprintf(stderr, "saved as run %lld in %s\n", (long long)id, path);
+    if (!quiet) {
+        cli_progress_done();
+        fprintf(stderr, "saved as run %lld%s%s%s in %s\n", (long long)id,
+                run->status == SB_RUN_COMPLETE ? "" : " (",
+                run->status == SB_RUN_COMPLETE ? "" : sb_run_status_name(run->status),
+                run->status == SB_RUN_COMPLETE ? "" : ")", path);
+    }
     return CLI_EXIT_OK;
 }
 

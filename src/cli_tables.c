@@ -234,6 +234,10 @@ const cli_option cli_report_opts[] = {
     [REPORT_DB] = { "db", 0, "PATH",
                     "the results archive (default $STORBENCH_DB, else in the XDG data directory)",
                     NULL },
+    [REPORT_ALL] = { "all", 0, NULL,
+                     "also interrupted and failed runs (left out unless named by ID), and the "
+                     "latest run even if incomplete",
+                     NULL },
     { 0 },
 };
 _Static_assert(CLI_TABLE_LEN(cli_report_opts) == REPORT_N_OPTIONS + 1,

@@ -244,6 +244,7 @@ enum {
     REPORT_HOST,
     REPORT_SINCE,
     REPORT_DB,
+    REPORT_ALL,
     REPORT_N_OPTIONS,
 };
 extern const cli_option cli_report_opts[];

@@ -222,6 +222,7 @@ static int measure_once(bonnie_args *a, const char *cmdline, bool header)
     }
     sb_error err;
     sb_status st = sb_bonnie_run(&a->cfg, a->dir, run, &err);
+    cli_run_outcome(run, st, &err);
     int rc = CLI_EXIT_OK;
     if (run->n_targets > 0 && run->targets[0].n_tests > 0) {
         if (a->repeat <= 1)

@@ -3,8 +3,9 @@
  * archived runs as one self-contained HTML page with charts, or one chart
  * as SVG (see include/storbench/html.h).
  *
- * The runs are chosen as `results compare` chooses them (ids, or the
- * filters), except that with neither the latest run is reported. The page
+ * The runs are chosen by ids, or by the filters, except that with neither
+ * the latest run is reported; interrupted and failed runs are left out
+ * unless named by id or --all (cli_run_included). The page
  * is rendered in memory first; the output file is written only then,
  * through a temporary file renamed over it, so a failure never leaves a
  * half-written or empty report behind.
@@ -31,7 +32,8 @@ static const char report_usage[] =
     "table (sweep: MiB/s against block size; zcav: MiB/s against offset; bonnie: the\n"
     "bon_csv2html table and bars; fio and jobs: bars of throughput, IOPS and p99\n"
     "latency), one colour per target or run. Without IDs or filters: the latest\n"
-    "run. With several runs, one line or bar per target of each run, and the\n"
+    "complete run. Interrupted and failed runs are left out unless named by ID or\n"
+    "--all is given; the page marks them. With several runs, one line or bar per target of each run, and the\n"
     "tables give differences in % against the first. --format svg writes one chart\n"
     "(--chart N) as an SVG file. The page's date comes from $SOURCE_DATE_EPOCH when\n"
     "it is set, so that the same archive gives the same bytes.\n";
@@ -44,6 +46,7 @@ typedef struct report_args {
     sb_kvs labels;
     sb_store_filter filter;
     bool chart_given;
+    bool all; /* --all: interrupted and failed runs too */
 } report_args;
 
 static bool report_option(int idx, const char *arg, void *ctx)
@@ -91,6 +94,7 @@ static bool report_option(int idx, const char *arg, void *ctx)
         a->filter.has_since = true;
         return true;
     case REPORT_DB: a->db = arg; return true;
+    case REPORT_ALL: a->all = true; return true;
     default: return true;
     }
 }
@@ -187,8 +191,8 @@ int cmd_report(const char *cmdline, int argc, char **argv)
         rc = CLI_EXIT_USAGE;
     /* With neither IDs nor filters: the latest run. */
     if (rc == CLI_EXIT_OK)
-        rc = cli_on_runs(a.db, &a.filter, "report", argv, first, argc, first >= argc && !filters,
-                         render, &a);
+        rc = cli_on_runs_all(a.db, &a.filter, a.all, "report", argv, first, argc,
+                             first >= argc && !filters, render, &a);
     sb_kvs_free(&a.labels);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }

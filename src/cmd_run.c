@@ -128,6 +128,7 @@ static int measure(run_args *a, const char *cmdline, const char *const *dirs, si
             cli_error("%s", e2.msg);
     }
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
+    cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     /* With several directories, each error was said as it happened. */
     int rc2 = n > 1 && st != SB_OK && st != SB_E_INTERRUPTED ? CLI_EXIT_FAIL : cli_finish(st, &err);

@@ -100,6 +100,7 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
     if (!run)
         return CLI_EXIT_FAIL;
     sb_status st = sb_sweep_run(&a->cfg, paths, n, run, &err);
+    cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->out.quiet);
 }

@@ -5,12 +5,16 @@
  * Each row is one measurement of one test of one target of one run, with
  * everything needed to read it alone:
  *
- *   run_id,time,host,labels,target,fs,test_kind,test_name,params,metric,unit,value,spread
+ *   run_id,time,host,labels,target,fs,test_kind,test_name,params,metric,unit,value,spread,
+ *   run_status
  *
  * time is ISO 8601 UTC ("2024-12-02T09:00:00Z"); labels and params are
  * "key=value" pairs joined with ';' in their recorded order; value and
  * spread are in unit, as stored (B/s, s, %, B, 1), with up to 17
- * significant digits; a value that is not a number is an empty field.
+ * significant digits; a value that is not a number, or was not measured
+ * (a test an interruption or an error kept from running), is an empty
+ * field; run_status says how the run ended: "complete", "interrupted" or
+ * "failed: WHY" (last, so that the columns before keep their places).
  *
  * csv   RFC 4180: a header line, then one line per row, fields with a
  *       comma, quote or line break quoted.

@@ -2,7 +2,8 @@
  * result.h: the result model, the spine every workload fills and every
  * renderer and store reads.
  *
- *   sb_run            one invocation: time, tool version, command line, host
+ *   sb_run            one invocation: time, tool version, command line, host,
+ *                     whether it completed
  *    └ sb_target_res  one TARGET: path, kind, filesystem, device
  *       └ sb_test     one test: kind ("sweep"), name, parameters, status
  *          └ sb_measurement  metric, unit, value, spread, per-interval samples
@@ -54,6 +55,15 @@ typedef struct sb_target_res {
     size_t n_tests;
 } sb_target_res;
 
+/* How a run ended. A run is complete unless its command marks it
+ * otherwise (sb_result_set_status): interrupted by a signal, or failed (an
+ * error ended it, or kept some of its tests from measuring). */
+typedef enum sb_run_status {
+    SB_RUN_COMPLETE = 0,
+    SB_RUN_INTERRUPTED,
+    SB_RUN_FAILED,
+} sb_run_status;
+
 typedef struct sb_run {
     char *tool; /* "storbench" */
     char *version;
@@ -62,6 +72,8 @@ typedef struct sb_run {
     double elapsed_s;
     sb_kvs host;   /* hostname, kernel, machine, ... */
     sb_kvs labels; /* user labels (drive=..., platform=...) */
+    sb_run_status status;
+    char *status_why; /* SB_RUN_FAILED: why, one line; NULL otherwise */
     sb_target_res *targets;
     size_t n_targets;
 } sb_run;
@@ -83,6 +95,32 @@ SB_MUST_CHECK sb_status sb_result_add_measurement(sb_test *test, const char *met
                                                   const double *samples, size_t n, sb_error *err);
 /* Marks a test incomplete with the reason (copied). */
 SB_MUST_CHECK sb_status sb_result_mark_incomplete(sb_test *test, const char *why, sb_error *err);
+
+/* Sets how run ended: status, and for SB_RUN_FAILED why (copied; NULL or
+ * "" is stored as "unknown error"). why is ignored for the other two. */
+SB_MUST_CHECK sb_status sb_result_set_status(sb_run *run, sb_run_status status, const char *why,
+                                             sb_error *err);
+/* Sets run's status from its tests: interrupted when the first test left
+ * incomplete with a reason says "interrupted", failed ("TEST: REASON")
+ * when it says anything else, complete when no test has a reason (an
+ * imported file says how its tests ended, not how the run did). */
+SB_MUST_CHECK sb_status sb_result_status_from_tests(sb_run *run, sb_error *err);
+/* "complete", "interrupted" or "failed": the name the archive, the exports
+ * and `results list` use. */
+const char *sb_run_status_name(sb_run_status status);
+/* The status called name (as sb_run_status_name gives it) into *out;
+ * false, *out untouched, for any other name. */
+bool sb_run_status_parse(const char *name, sb_run_status *out);
+
+/* Marks a test that never ran (an interruption or an error came before
+ * it): incomplete with the reason (copied), and every measurement it holds
+ * "not measured", its value and spread NaN and its samples dropped. NaN is
+ * what every renderer shows as not measured ("-", an empty CSV field, JSON
+ * null) and the archive keeps as NULL; never a zero. */
+SB_MUST_CHECK sb_status sb_result_mark_unmeasured(sb_test *test, const char *why, sb_error *err);
+/* Whether test measured anything: false when it holds no measurement or
+ * only NaN values (a test that never ran). */
+bool sb_test_measured(const sb_test *test);
 
 /* The first measurement with this metric name, or NULL. */
 const sb_measurement *sb_test_measurement(const sb_test *test, const char *metric);

@@ -10,7 +10,8 @@
  *
  * The schema is versioned with PRAGMA user_version and upgraded forward
  * by sb_store_open, one migration per version, each in its own
- * transaction. A database written by a newer storbench (a user_version
+ * transaction (version 2 added how each run ended; the runs of a version 1
+ * archive are complete). A database written by a newer storbench (a user_version
  * this one does not know) is refused and never altered; so is a file that
  * is not SQLite, or an SQLite database that is not a storbench archive.
  *
@@ -33,7 +34,7 @@
 #include "storbench/status.h"
 
 /* The schema version this storbench writes and the newest it can read. */
-enum { SB_STORE_SCHEMA_VERSION = 1 };
+enum { SB_STORE_SCHEMA_VERSION = 2 };
 
 typedef struct sb_store sb_store;
 

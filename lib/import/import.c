@@ -136,6 +136,12 @@ sb_status sb_import_buffer(const char *name, const char *data, size_t len, int64
                             "CSV line or a zcav log)");
     }
     free(copy);
+    /* How the run ended, where the file says it: a fio job's error, the
+     * "# incomplete:" line of an interrupted storbench zcav. */
+    if (st == SB_OK && (st = sb_result_status_from_tests(*out, err)) != SB_OK) {
+        sb_run_free(*out);
+        *out = NULL;
+    }
     return st;
 }
 

@@ -78,6 +78,7 @@ typedef struct zlog {
     points reads;    /* "# Read N megs in S seconds": off_b = bytes, time_s = S */
     unsigned loops;  /* "#loops: N", 0 if none */
     char *device;
+    char *incomplete; /* "# incomplete: WHY", as storbench zcav ends a stopped scan */
 } zlog;
 
 static points *new_pass(zlog *z)
@@ -101,6 +102,7 @@ static void zlog_free(zlog *z)
     free(z->pass);
     points_free(&z->reads);
     free(z->device);
+    free(z->incomplete);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -188,6 +190,8 @@ static SB_MUST_CHECK sb_status build(const sb_import_src *src, const zlog *z, sb
                                      "file", "", &tr, err),
                 fail);
     SB_TRY_GOTO(st, sb_result_add_test(tr, "zcav", "read", &t, err), fail);
+    if (z->incomplete)
+        SB_TRY_GOTO(st, sb_result_mark_incomplete(t, z->incomplete, err), fail);
     /* The passes: logged one after the other, or summed up by zcav -c. */
     const points *p = z->n_pass ? &z->pass[0] : &merged;
     size_t n_passes = z->n_pass > 1 ? z->n_pass : z->loops > 1 ? z->loops : 1;
@@ -315,6 +319,10 @@ sb_status sb_import_zcav(const sb_import_src *src, sb_run **out, sb_error *err)
                     st = sb_error_nomem(err, NULL);
             } else if (sscanf(b, "#loops: %u%n", &loops, &used) == 1 && b[used] == '\0') {
                 z.loops = loops;
+            } else if (strncmp(b, "# incomplete: ", 14) == 0 && !z.incomplete) {
+                z.incomplete = strdup(b + 14);
+                if (!z.incomplete)
+                    st = sb_error_nomem(err, NULL);
             } else if (sscanf(b, "# Finished loop %*u, on device %255s", dev) == 1 && !z.device) {
                 z.device = strdup(dev);
                 if (!z.device)

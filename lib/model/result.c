@@ -2,6 +2,7 @@
  * result.c: building and freeing the result model. Every string is copied
  * on the way in, so callers keep ownership of what they pass.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,6 +76,7 @@ void sb_run_free(sb_run *run)
     free(run->tool);
     free(run->version);
     free(run->command);
+    free(run->status_why);
     free(run);
 }
 
@@ -152,6 +154,83 @@ sb_status sb_result_mark_incomplete(sb_test *test, const char *why, sb_error *er
     if (!test->error)
         return nomem(err);
     return SB_OK;
+}
+
+sb_status sb_result_set_status(sb_run *run, sb_run_status status, const char *why, sb_error *err)
+{
+    free(run->status_why);
+    run->status_why = NULL;
+    run->status = status;
+    if (status != SB_RUN_FAILED)
+        return SB_OK;
+    run->status_why = strdup(why && *why ? why : "unknown error");
+    if (!run->status_why)
+        return nomem(err);
+    return SB_OK;
+}
+
+sb_status sb_result_status_from_tests(sb_run *run, sb_error *err)
+{
+    for (size_t i = 0; i < run->n_targets; i++)
+        for (size_t j = 0; j < run->targets[i].n_tests; j++) {
+            const sb_test *t = &run->targets[i].tests[j];
+            if (t->complete || !t->error)
+                continue;
+            if (strcmp(t->error, "interrupted") == 0)
+                return sb_result_set_status(run, SB_RUN_INTERRUPTED, NULL, err);
+            size_t len = strlen(t->name) + strlen(t->error) + 3;
+            char *why = malloc(len);
+            if (!why)
+                return nomem(err);
+            snprintf(why, len, "%s: %s", t->name, t->error);
+            sb_status st = sb_result_set_status(run, SB_RUN_FAILED, why, err);
+            free(why);
+            return st;
+        }
+    return sb_result_set_status(run, SB_RUN_COMPLETE, NULL, err);
+}
+
+static const char *const status_names[] = {
+    [SB_RUN_COMPLETE] = "complete",
+    [SB_RUN_INTERRUPTED] = "interrupted",
+    [SB_RUN_FAILED] = "failed",
+};
+
+const char *sb_run_status_name(sb_run_status status)
+{
+    return (size_t)status < sizeof status_names / sizeof status_names[0] ? status_names[status]
+                                                                         : "failed";
+}
+
+bool sb_run_status_parse(const char *name, sb_run_status *out)
+{
+    for (size_t i = 0; i < sizeof status_names / sizeof status_names[0]; i++)
+        if (strcmp(name, status_names[i]) == 0) {
+            *out = (sb_run_status)i;
+            return true;
+        }
+    return false;
+}
+
+sb_status sb_result_mark_unmeasured(sb_test *test, const char *why, sb_error *err)
+{
+    for (size_t i = 0; i < test->n_ms; i++) {
+        sb_measurement *m = &test->ms[i];
+        m->value = NAN;
+        m->spread = NAN;
+        free(m->samples);
+        m->samples = NULL;
+        m->n_samples = 0;
+    }
+    return sb_result_mark_incomplete(test, why, err);
+}
+
+bool sb_test_measured(const sb_test *test)
+{
+    for (size_t i = 0; i < test->n_ms; i++)
+        if (!isnan(test->ms[i].value))
+            return true;
+    return false;
 }
 
 const sb_measurement *sb_test_measurement(const sb_test *test, const char *metric)

@@ -12,6 +12,7 @@ static void summary_free(sb_run_summary *s)
     free(s->host);
     free(s->command);
     free(s->targets);
+    free(s->status_why);
     sb_kvs_free(&s->labels);
 }
 
@@ -46,6 +47,20 @@ sb_status sb_run_summary_add_target(sb_run_summary *s, const char *path, sb_erro
         strcpy(t + had, ", ");
     strcpy(t + had + (had ? 2 : 0), path);
     s->targets = t;
+    return SB_OK;
+}
+
+sb_status sb_run_summary_set_status(sb_run_summary *s, sb_run_status status, const char *why,
+                                    sb_error *err)
+{
+    free(s->status_why);
+    s->status_why = NULL;
+    s->status = status;
+    if (status != SB_RUN_FAILED)
+        return SB_OK;
+    s->status_why = strdup(why && *why ? why : "unknown error");
+    if (!s->status_why)
+        return sb_error_nomem(err, "listing the runs");
     return SB_OK;
 }
 

@@ -137,6 +137,24 @@ void sb_report_fmt_ns(double ns, char *buf, size_t len)
         snprintf(buf, len, "%.2fs", ns / 1e9);
 }
 
+void sb_report_unmeasured_note(const sb_target_res *tr, const char *kind, sb_sink *sink)
+{
+    for (size_t i = 0; i < tr->n_tests; i++) {
+        const sb_test *t = &tr->tests[i];
+        if ((kind && strcmp(t->kind, kind) != 0) || sb_test_measured(t))
+            continue;
+        const char *why = t->error ? t->error : "stopped";
+        bool said = false;
+        for (size_t k = 0; k < i && !said; k++) {
+            const sb_test *u = &tr->tests[k];
+            said = (!kind || strcmp(u->kind, kind) == 0) && !sb_test_measured(u) &&
+                   strcmp(u->error ? u->error : "stopped", why) == 0;
+        }
+        if (!said)
+            sb_sink_printf(sink, "-: not measured: %s\n", why);
+    }
+}
+
 void sb_report_utc(int64_t unix_s, char *buf, size_t len)
 {
     sb_format_utc(unix_s, "%Y-%m-%d %H:%M UTC", buf, len);

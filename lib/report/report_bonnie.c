@@ -4,7 +4,8 @@
  * layouts are described in storbench/report.h). bonnie++ 2.00a's conventions carry
  * over: K/sec as whole numbers in CSV, "k", "m" and "g" suffixes in the
  * text, "+++++" for a test that ran under 0.5 s, %CPU cut to a whole
- * number, latencies as whole us, ms or s.
+ * number, latencies as whole us, ms or s; empty fields for a test not run
+ * or not measured (interrupted).
  */
 #include <math.h>
 #include <stdio.h>
@@ -139,10 +140,14 @@ static void csv_header(sb_sink *s)
 /* A test's rate and %CPU as bonnie++ writes them, in its CSV line
  * (",RATE,CPU") or in its text report's columns (" RATE CPU"): seeks/s
  * with a decimal below 1000, files/s whole, K/sec whole in CSV and with a
- * k, m or g suffix in the text. A test not run leaves the fields empty; one
- * too fast to time shows "+++++" and "+++". */
+ * k, m or g suffix in the text. A test not run, or not measured (an
+ * interruption or an error cut it short), leaves the fields empty, which
+ * bon_csv2html shows as missing; only one that completed too fast to time
+ * shows "+++++" and "+++". */
 static void stat_fields(sb_sink *s, const sb_test *t, unsigned k, bool csv)
 {
+    if (t && (!t->complete || !sb_test_measured(t)))
+        t = NULL;
     if (!t || too_fast(t)) {
         if (csv)
             sb_sink_puts(s, t ? ",+++++,+++" : ",,");
@@ -339,7 +344,8 @@ sb_status sb_report_bonnie_text(const sb_run *run, const sb_report_opts *o, sb_s
     }
     for (unsigned k = 0; k < SB_BONNIE_N_TESTS; k++)
         if (v.t[k] && !v.t[k]->complete)
-            sb_sink_printf(s, "%s: incomplete: %s\n", sb_bonnie_test_names[k],
+            sb_sink_printf(s, "%s: %s: %s\n", sb_bonnie_test_names[k],
+                           sb_test_measured(v.t[k]) ? "incomplete" : "not measured",
                            v.t[k]->error ? v.t[k]->error : "stopped");
     return sb_sink_status(s, err);
 }

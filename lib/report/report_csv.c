@@ -4,6 +4,7 @@
  * column, bottleneck, is what limits a sequential point (see
  * lib/probe/ceilings.h), empty when nothing is said.
  */
+#include <math.h>
 #include <string.h>
 
 #include "report/report_int.h"
@@ -12,6 +13,15 @@ static void field(sb_sink *sink, const char *s, bool last)
 {
     sb_sink_csv_field(sink, s);
     sb_sink_puts(sink, last ? "\n" : ",");
+}
+
+/* A number and its comma, or only the comma when v is NaN (not
+ * measured: an empty field, never "nan" or a zero). */
+static void num_field(sb_sink *sink, const char *fmt, double v)
+{
+    if (!isnan(v))
+        sb_sink_printf(sink, fmt, v);
+    sb_sink_puts(sink, ",");
 }
 
 sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sink, sb_error *err)
@@ -35,13 +45,12 @@ sb_status sb_report_csv(const sb_run *run, const sb_report_opts *o, sb_sink *sin
         field(sink, dir ? dir : "", false);
         sb_sink_printf(sink, "%llu,", (unsigned long long)sb_report_param_u64(test, "bs_bytes"));
         /* No rate was measured: empty fields, not a zero that reads as a speed. */
-        if (m)
-            sb_sink_printf(sink, "%.3f,%.3f,", m->value / unit, m->spread / unit);
-        else
-            sb_sink_puts(sink, ",,");
-        sb_sink_printf(sink, "%.1f,%.0f,%.6f,%.0f,", sb_test_value(test, "cpu", 0),
-                       sb_test_value(test, "bytes", 0), sb_test_value(test, "elapsed", 0),
-                       sb_test_value(test, "samples", 0));
+        num_field(sink, "%.3f", m ? m->value / unit : NAN);
+        num_field(sink, "%.3f", m ? m->spread / unit : NAN);
+        num_field(sink, "%.1f", sb_test_value(test, "cpu", 0));
+        num_field(sink, "%.0f", sb_test_value(test, "bytes", 0));
+        num_field(sink, "%.6f", sb_test_value(test, "elapsed", 0));
+        num_field(sink, "%.0f", sb_test_value(test, "samples", 0));
         field(sink, path ? path : "", false);
         field(sink, mode ? mode : "", false);
         field(sink, stop ? stop : "", false);

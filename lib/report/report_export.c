@@ -15,7 +15,7 @@
 
 static const char *const columns[] = {
     "run_id",    "time",   "host",   "labels", "target", "fs",     "test_kind",
-    "test_name", "params", "metric", "unit",   "value",  "spread",
+    "test_name", "params", "metric", "unit",   "value",  "spread", "run_status",
 };
 enum { N_COLUMNS = sizeof columns / sizeof columns[0] };
 
@@ -97,6 +97,7 @@ typedef struct row_ctx {
     const sb_test *test;
     const char *labels; /* CSV form */
     const char *params; /* CSV form */
+    const char *status; /* the run_status column */
 } row_ctx;
 
 static void csv_row(sb_sink *sink, const row_ctx *c, const sb_measurement *m)
@@ -116,7 +117,8 @@ static void csv_row(sb_sink *sink, const row_ctx *c, const sb_measurement *m)
     number(m->value, num, sizeof num);
     csv_field(sink, num, false);
     number(m->spread, num, sizeof num);
-    csv_field(sink, num, true);
+    csv_field(sink, num, false);
+    csv_field(sink, c->status, true);
 }
 
 static bool json_row(sb_exporter *ex, const row_ctx *c, const sb_measurement *m)
@@ -148,7 +150,9 @@ static bool json_row(sb_exporter *ex, const row_ctx *c, const sb_measurement *m)
     number(m->value, num, sizeof num);
     sb_sink_printf(sink, ",\"value\":%s", num[0] ? num : "null");
     number(m->spread, num, sizeof num);
-    sb_sink_printf(sink, ",\"spread\":%s}", num[0] ? num : "null");
+    sb_sink_printf(sink, ",\"spread\":%s,\"run_status\":", num[0] ? num : "null");
+    ok = ok && json_put(sink, sb_report_jstr(c->status));
+    sb_sink_puts(sink, "}");
     return ok;
 }
 
@@ -161,6 +165,13 @@ sb_status sb_export_run(sb_exporter *ex, int64_t run_id, const sb_run *run, sb_e
     char *labels = pairs(&run->labels);
     bool ok = labels != NULL;
     c.labels = labels;
+    char status[sizeof "failed: " + 1024];
+    if (run->status == SB_RUN_FAILED)
+        snprintf(status, sizeof status, "failed: %s",
+                 run->status_why ? run->status_why : "unknown error");
+    else
+        snprintf(status, sizeof status, "%s", sb_run_status_name(run->status));
+    c.status = status;
     for (size_t ti = 0; ok && ti < run->n_targets; ti++) {
         c.target = &run->targets[ti];
         for (size_t i = 0; ok && i < c.target->n_tests; i++) {

@@ -298,6 +298,21 @@ static void runs_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
         sb_sink_printf(s, "</code></td><td>%.1f</td></tr>\n", r->elapsed_s);
     }
     sb_sink_puts(s, "</table></div>\n");
+    /* A run that did not complete is shown only when asked for by id or
+     * with --all; the page says so, run by run. */
+    for (size_t i = 0; i < n; i++) {
+        const sb_run *r = runs[i].run;
+        if (r->status == SB_RUN_COMPLETE)
+            continue;
+        sb_sink_printf(s, "<p class=\"note\"><b>Run %lld is incomplete: %s", (long long)runs[i].id,
+                       sb_run_status_name(r->status));
+        if (r->status_why) {
+            sb_sink_puts(s, " (");
+            sb_html_esc(h, r->status_why);
+            sb_sink_puts(s, ")");
+        }
+        sb_sink_puts(s, ".</b> What it did not measure is left blank.</p>\n");
+    }
 }
 
 /* A table of key/value lists side by side: one row per key met in any of

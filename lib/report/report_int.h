@@ -99,6 +99,12 @@ SB_MUST_CHECK sb_status sb_report_parse_name(const char *s, const char *const *n
  * "1.20s"; "-" when 0 or less. */
 void sb_report_fmt_ns(double ns, char *buf, size_t len);
 
+/* For the tests of kind (NULL: any) of tr that were not measured
+ * (sb_test_measured false), one line per distinct reason: "-: not
+ * measured: REASON" (the reason "interrupted", or an error), the footnote
+ * of the "-" cells a table prints for them. */
+void sb_report_unmeasured_note(const sb_target_res *tr, const char *kind, sb_sink *sink);
+
 /* The tables of fio-style job results (kinds job, suite, fio), one per
  * target; false when run has none (nothing written). */
 bool sb_report_job_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink);

@@ -53,7 +53,7 @@ static void describe_job(const sb_test *t, sb_sink *sink)
     if (strcmp(nj, "1") != 0)
         sb_sink_printf(sink, ", %s jobs summed", nj);
     const sb_measurement *rt = sb_test_measurement(t, "runtime");
-    if (rt)
+    if (rt && !isnan(rt->value))
         sb_sink_printf(sink, ", %.1f s", rt->value);
     sb_sink_puts(sink, "\n");
 }
@@ -76,7 +76,7 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
         sb_report_table_set(&tb, 0, c, "%s", heads[c]);
     sb_report_table_set(&tb, 0, 2, "%s", sb_report_unit_name(o));
     size_t r = 1;
-    bool incomplete = false;
+    bool incomplete = false, unmeasured = false;
     for (size_t i = 0; i < tr->n_tests; i++) {
         const sb_test *t = &tr->tests[i];
         if (!is_job_kind(t->kind))
@@ -88,6 +88,15 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
         sb_report_fmt_ns(sb_test_value(t, "clat_p99.9", 0), lat[3], sizeof lat[3]);
         sb_report_fmt_ns(sb_test_value(t, "lat_max", 0), lat[4], sizeof lat[4]);
         sb_report_table_set(&tb, r, 0, "%s", param(t, "jobname", t->name));
+        if (!sb_test_measured(t)) {
+            /* Never ran: "-" everywhere, never zeros. */
+            sb_report_table_set(&tb, r, 1, "%s", param(t, "direction", ""));
+            for (size_t c = 2; c < COLS; c++)
+                sb_report_table_set(&tb, r, c, "-");
+            unmeasured = true;
+            r++;
+            continue;
+        }
         sb_report_table_set(&tb, r, 1, "%s%s", param(t, "direction", ""), t->complete ? "" : " *");
         incomplete |= !t->complete;
         sb_report_table_set(&tb, r, 2, "%.2f",
@@ -130,15 +139,23 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
     sb_sink_puts(sink, "\n");
     sb_report_table_print(&tb, sink);
     sb_report_table_free(&tb);
-    if (incomplete) {
+    if (incomplete || unmeasured)
         sb_sink_puts(sink, "\n");
+    if (incomplete) {
         for (size_t i = 0; i < tr->n_tests; i++) {
             const sb_test *t = &tr->tests[i];
-            if (is_job_kind(t->kind) && !t->complete)
+            if (is_job_kind(t->kind) && !t->complete && sb_test_measured(t))
                 sb_sink_printf(sink, "* %s: incomplete: %s\n", t->name,
                                t->error ? t->error : "stopped");
         }
     }
+    if (unmeasured)
+        for (size_t i = 0; i < tr->n_tests; i++) {
+            const sb_test *t = &tr->tests[i];
+            if (is_job_kind(t->kind) && !sb_test_measured(t))
+                sb_sink_printf(sink, "- %s: not measured: %s\n", t->name,
+                               t->error ? t->error : "stopped");
+        }
 }
 
 /* fio's "Run status group" lines, for reporting groups of more than one
@@ -220,9 +237,13 @@ bool sb_report_job_text(const sb_run *run, const sb_report_opts *o, sb_sink *sin
 
 /* ---- fio's JSON ---------------------------------------------------------- */
 
+/* A value for fio's JSON, whose numbers are integers with no room for
+ * "not measured": a job that never ran is zeros there, as fio writes it,
+ * with its "error" set. */
 static double value(const sb_test *t, const char *metric)
 {
-    return t ? sb_test_value(t, metric, 0) : 0;
+    double v = t ? sb_test_value(t, metric, 0) : 0;
+    return isnan(v) ? 0 : v;
 }
 
 static json_t *lat_object(const sb_test *t, bool percentiles)

@@ -141,6 +141,9 @@ sb_status sb_report_json(const sb_run *run, const sb_report_opts *o, sb_sink *si
     json_object_set_new(root, "started", sb_report_jstr(when));
     json_object_set_new(root, "started_unix", json_integer(run->started_unix));
     json_object_set_new(root, "elapsed_s", sb_report_jnum(run->elapsed_s));
+    json_object_set_new(root, "status", sb_report_jstr(sb_run_status_name(run->status)));
+    if (run->status_why)
+        json_object_set_new(root, "status_why", sb_report_jstr(run->status_why));
     json_object_set_new(root, "host", sb_report_jkvs(&run->host));
     json_object_set_new(root, "labels", sb_report_jkvs(&run->labels));
     json_t *targets = json_array();

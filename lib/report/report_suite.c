@@ -2,6 +2,7 @@
  * report_suite.c: the summary of `storbench run`: CrystalDiskMark's table
  * for the standard suite, the terms and score for the pi profile.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,7 +55,7 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
     sb_report_table_set(&tb, 0, 5, "IOPS");
     sb_report_table_set(&tb, 0, 6, "p99");
     const sb_test *any = NULL;
-    bool incomplete = false;
+    bool incomplete = false, unmeasured = false;
     for (size_t r = 0; r < n; r++) {
         const sb_test *rd = find(tr, jobs[r], "read");
         const sb_test *wr = find(tr, jobs[r], "write");
@@ -68,6 +69,13 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
             if (!t) {
                 for (size_t k = 0; k < 3; k++)
                     sb_report_table_set(&tb, r + 1, c + k, "-");
+                continue;
+            }
+            if (!sb_test_measured(t)) {
+                /* Never ran: not measured, never a zero. */
+                for (size_t k = 0; k < 3; k++)
+                    sb_report_table_set(&tb, r + 1, c + k, "-");
+                unmeasured = true;
                 continue;
             }
             any = t;
@@ -103,10 +111,13 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
                        "depth; T1: one thread.\np99: 99th percentile of the completion latency.\n");
     if (incomplete) {
         for (size_t i = 0; i < tr->n_tests; i++)
-            if (strcmp(tr->tests[i].kind, "suite") == 0 && !tr->tests[i].complete)
+            if (strcmp(tr->tests[i].kind, "suite") == 0 && !tr->tests[i].complete &&
+                sb_test_measured(&tr->tests[i]))
                 sb_sink_printf(sink, "* %s: incomplete: %s\n", tr->tests[i].name,
                                tr->tests[i].error ? tr->tests[i].error : "stopped");
     }
+    if (unmeasured)
+        sb_report_unmeasured_note(tr, "suite", sink);
 }
 
 static void pi(const sb_run *run, size_t ti, sb_sink *sink)
@@ -131,17 +142,30 @@ static void pi(const sb_run *run, size_t ti, sb_sink *sink)
     double v[7] = { t.dd_mbs,        t.fio_randread_iops, t.fio_randwrite_iops, t.ioz_read_kbs,
                     t.ioz_write_kbs, t.ioz_randread_kbs,  t.ioz_randwrite_kbs };
     static const char *const unit[] = { "MB/s", "IOPS", "IOPS", "KB/s", "KB/s", "KB/s", "KB/s" };
+    /* NaN: a test an interruption or an error kept from running; the
+     * score needs every term, so it is not measured either. */
+    bool unmeasured = false;
     for (size_t i = 0; i < 7; i++) {
         sb_report_table_set(&tb, i, 0, "%s", what[i]);
-        sb_report_table_set(&tb, i, 1, i == 0 ? "%.2f" : "%.0f", v[i]);
+        if (isnan(v[i]))
+            sb_report_table_set(&tb, i, 1, "-");
+        else
+            sb_report_table_set(&tb, i, 1, i == 0 ? "%.2f" : "%.0f", v[i]);
+        unmeasured |= isnan(v[i]);
         sb_report_table_set(&tb, i, 2, "%s", unit[i]);
     }
     sb_report_table_set(&tb, 8, 0, "score");
-    sb_report_table_set(&tb, 8, 1, "%.0f", sb_pi_score(&t));
+    double score = sb_pi_score(&t);
+    if (isnan(score))
+        sb_report_table_set(&tb, 8, 1, "-");
+    else
+        sb_report_table_set(&tb, 8, 1, "%.0f", score);
     sb_report_table_print(&tb, sink);
     sb_report_table_free(&tb);
     sb_sink_puts(sink, "\nscore = (1024 dd + 4 fio read + 10 fio write + iozone read + write"
                        " + 4 random read + 10 random write) / 100\n");
+    if (unmeasured || isnan(score))
+        sb_report_unmeasured_note(tr, "suite", sink);
 }
 
 static bool has_suite(const sb_target_res *tr, bool *is_pi)

@@ -156,6 +156,7 @@ static bool throughput_table(const sb_run *run, const sb_report_opts *o, const c
         for (size_t t = 0; t < run->n_targets; t++) {
             const sb_test *test = find_point(&run->targets[t], dir, sizes[r]);
             const sb_measurement *tp = test ? sb_test_measurement(test, "throughput") : NULL;
+            tp = tp && !isnan(tp->value) ? tp : NULL; /* NaN: not measured */
             double f, l;
             bool changed = test && changed_speed(test, &f, &l);
             bool incomplete = test && !test->complete;
@@ -247,6 +248,9 @@ static void cpu_table(const sb_run *run, sb_sink *sink)
             const sb_test *rt = find_point(&run->targets[t], "read", sizes[r]);
             const sb_measurement *wm = wt ? sb_test_measurement(wt, "cpu") : NULL;
             const sb_measurement *rm = rt ? sb_test_measurement(rt, "cpu") : NULL;
+            /* NaN: not measured (a point stopped before it began). */
+            wm = wm && !isnan(wm->value) ? wm : NULL;
+            rm = rm && !isnan(rm->value) ? rm : NULL;
             snprintf(w, sizeof w, wm ? "%.0f" : "-", wm ? wm->value : 0.0);
             snprintf(rd, sizeof rd, rm ? "%.0f" : "-", rm ? rm->value : 0.0);
             sb_report_table_set(&tb, r + 2, t + 1, "%3s / %3s", w, rd);

@@ -258,8 +258,8 @@ static void copy_main(void *item)
 }
 
 /* What the copies did in test, as its result in tres: the first failure
- * (an interruption before any other) marks it incomplete and is returned
- * in err. */
+ * (an interruption before any other) marks it incomplete and not measured
+ * and is returned in err. */
 static SB_MUST_CHECK sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t elapsed_ns,
                                       const sb_cpu_ns *cpu0, const sb_cpu_ns *cpu1,
                                       sb_target_res *tres, sb_error *err)
@@ -296,7 +296,10 @@ static SB_MUST_CHECK sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t 
                                      0, NULL, 0, err));
     if (!failed)
         return SB_OK;
-    SB_TRY(sb_result_mark_incomplete(t, failed->err.msg, err));
+    /* A test cut short measured nothing bonnie++ would report: its rate
+     * over the part done would pass for a real one (or, under 0.5 s, for
+     * "too fast"). Its values are "not measured": empty fields. */
+    SB_TRY(sb_result_mark_unmeasured(t, failed->err.msg, err));
     sb_error_copy(err, &failed->err);
     return failed->st;
 }

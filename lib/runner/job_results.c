@@ -163,7 +163,9 @@ static SB_MUST_CHECK sb_status entry_params(sb_test *t, const entry *e, int d, u
     SB_TRY(sb_kvs_set(p, "rw", sb_jobspec_rw_name(j->rw), err));
     SB_TRY(sb_kvs_setf(p, err, "bs", "%" PRIu64, j->bs_bytes[d]));
     SB_TRY(sb_kvs_set(p, "ioengine", sb_jobspec_engine_name(j->ioengine), err));
-    SB_TRY(sb_kvs_setf(p, err, "iodepth", "%u", w0->depth));
+    /* The depth the engine gave the worker; the one asked for when the
+     * worker never started (an interruption before its group). */
+    SB_TRY(sb_kvs_setf(p, err, "iodepth", "%u", w0->depth ? w0->depth : j->iodepth));
     SB_TRY(sb_kvs_setf(p, err, "numjobs", "%zu", e->n));
     return sb_kvs_set(p, "direct", j->direct ? "1" : "0", err);
 }
@@ -236,14 +238,19 @@ static SB_MUST_CHECK sb_status entry_results(const sb_job_config *c, sb_run *run
         free(m.bw);
         free(m.iops);
         SB_TRY(s);
+        /* A job that moved no byte before an error or the stop was not
+         * measured at all: its values are "not measured", never zeros. */
+        bool none = m.ios == 0;
         for (size_t i = 0; i < e->n; i++) {
             const sb_jworker *w = e->ws[i];
             if (w->status != SB_OK) {
-                SB_TRY(sb_result_mark_incomplete(t, w->err.msg, err));
+                SB_TRY(none ? sb_result_mark_unmeasured(t, w->err.msg, err)
+                            : sb_result_mark_incomplete(t, w->err.msg, err));
                 break;
             }
             if (c->stop && atomic_load(c->stop)) {
-                SB_TRY(sb_result_mark_incomplete(t, "interrupted", err));
+                SB_TRY(none ? sb_result_mark_unmeasured(t, "interrupted", err)
+                            : sb_result_mark_incomplete(t, "interrupted", err));
                 break;
             }
         }

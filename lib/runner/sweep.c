@@ -500,8 +500,13 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
 
     sb_error rec_err;
     sb_status rst = record(s, test, &p, io_path, wall, &cpu0, &cpu1, &rec_err);
+    /* A point stopped before it had a rate (in its preparation, or before
+     * its first sample) measured nothing: its CPU share and counts would be
+     * taken over next to no time, so they are "not measured" too. */
     if (st != SB_OK && rst == SB_OK)
-        rst = sb_result_mark_incomplete(test, perr.msg, &rec_err);
+        rst = sb_test_measurement(test, "throughput")
+                  ? sb_result_mark_incomplete(test, perr.msg, &rec_err)
+                  : sb_result_mark_unmeasured(test, perr.msg, &rec_err);
     sb_samples_free(&p.samples);
     if (st != SB_OK)
         return sb_error_copy(err, &perr);

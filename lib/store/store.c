@@ -69,8 +69,16 @@ static const char schema_v1[] =
     "  pos INTEGER NOT NULL, value REAL,"
     "  PRIMARY KEY (measurement_id, pos)) WITHOUT ROWID;";
 
+/* Version 2: how a run ended ("complete", "interrupted", "failed", as
+ * sb_run_status_name spells them) and, for a failed one, why. The runs of
+ * version 1 did not say, and are taken as complete. */
+static const char schema_v2[] =
+    "ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT 'complete';"
+    "ALTER TABLE runs ADD COLUMN status_why TEXT;";
+
 static const char *const migrations[SB_STORE_SCHEMA_VERSION] = {
     [0] = schema_v1,
+    [1] = schema_v2,
 };
 
 /* How long a writer waits for another one before giving up. A save takes
@@ -432,7 +440,7 @@ static char *list_sql(const sb_store_filter *f)
     static const char head[] =
         "SELECT r.id, r.started_unix, r.command,"
         " coalesce((SELECT value FROM run_host h WHERE h.run_id = r.id AND h.key = 'hostname'),"
-        " '') AS host FROM runs r WHERE (?1 IS NULL OR host = ?1)"
+        " '') AS host, r.status, r.status_why FROM runs r WHERE (?1 IS NULL OR host = ?1)"
         " AND (?2 IS NULL OR r.started_unix >= ?2)";
     static const char label[] = " AND EXISTS (SELECT 1 FROM run_labels l WHERE l.run_id = r.id"
                                 " AND l.key = ? AND l.value = ?)";
@@ -479,6 +487,16 @@ sb_status sb_store_list_runs(sb_store *store, const sb_store_filter *filter, sb_
         sb_run_summary *e;
         if (sb_run_summaries_add(out, sqlite3_column_int64(runs, 0), sqlite3_column_int64(runs, 1),
                                  col_text(runs, 3), col_text(runs, 2), &e, NULL) != SB_OK) {
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        /* A status this storbench does not know reads as failed, with its
+         * name for the reason, as sb_store_load reads it. */
+        sb_run_status status;
+        bool known = sb_run_status_parse(col_text(runs, 4), &status);
+        if (sb_run_summary_set_status(e, known ? status : SB_RUN_FAILED,
+                                      known ? col_text(runs, 5) : col_text(runs, 4),
+                                      NULL) != SB_OK) {
             rc = SQLITE_NOMEM;
             break;
         }

@@ -30,8 +30,8 @@ enum {
 };
 
 static const char *const insert_sql[INS_COUNT] = {
-    [INS_RUN] = "INSERT INTO runs (started_unix, tool, version, command, elapsed_s)"
-                " VALUES (?, ?, ?, ?, ?)",
+    [INS_RUN] = "INSERT INTO runs (started_unix, tool, version, command, elapsed_s, status,"
+                " status_why) VALUES (?, ?, ?, ?, ?, ?, ?)",
     [INS_HOST] = "INSERT INTO run_host (run_id, pos, key, value) VALUES (?, ?, ?, ?)",
     [INS_LABEL] = "INSERT INTO run_labels (run_id, pos, key, value) VALUES (?, ?, ?, ?)",
     [INS_TARGET] = "INSERT INTO targets (run_id, pos, path, kind, fs_type) VALUES (?, ?, ?, ?, ?)",
@@ -133,6 +133,9 @@ static int save_tree(saver *sv, const sb_run *run, int64_t *id)
     bind_text(st, 3, run->version);
     bind_text(st, 4, run->command);
     bind_real(st, 5, run->elapsed_s);
+    bind_text(st, 6, sb_run_status_name(run->status));
+    if (run->status_why)
+        bind_text(st, 7, run->status_why);
     int rc = run_insert(sv, INS_RUN, id);
     if (rc == SQLITE_OK)
         rc = save_kvs(sv, INS_HOST, *id, &run->host);
@@ -199,7 +202,8 @@ enum {
 };
 
 static const char *const select_sql[SEL_COUNT] = {
-    [SEL_RUN] = "SELECT started_unix, tool, version, command, elapsed_s FROM runs WHERE id = ?",
+    [SEL_RUN] = "SELECT started_unix, tool, version, command, elapsed_s, status, status_why"
+                " FROM runs WHERE id = ?",
     [SEL_HOST] = "SELECT key, value FROM run_host WHERE run_id = ? ORDER BY pos",
     [SEL_LABEL] = "SELECT key, value FROM run_labels WHERE run_id = ? ORDER BY pos",
     [SEL_TARGET] = "SELECT id, path, kind, fs_type FROM targets WHERE run_id = ? ORDER BY pos",
@@ -408,6 +412,14 @@ static int load_tree(loader *ld, int64_t id, sb_run **out, bool *found)
     if (rc == SQLITE_OK)
         rc = set_text(&run->version, col_text(st, 2));
     run->elapsed_s = col_real(st, 4);
+    /* A status this storbench does not know reads as failed, with its
+     * name for the reason. */
+    sb_run_status status;
+    bool known = sb_run_status_parse(col_text(st, 5), &status);
+    if (rc == SQLITE_OK &&
+        sb_result_set_status(run, known ? status : SB_RUN_FAILED,
+                             known ? col_text(st, 6) : col_text(st, 5), NULL) != SB_OK)
+        rc = SQLITE_NOMEM;
     if (rc == SQLITE_OK)
         rc = load_kvs(ld, SEL_HOST, id, &run->host);
     if (rc == SQLITE_OK)

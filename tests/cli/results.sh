@@ -55,9 +55,9 @@ sb_no_test_files "$W"
 sb_run "$T/list" results list --db "$DB"
 clean list
 [[ $(wc -l <"$T/list.stdout") -eq 3 ]] || bad "list: expected a header and 2 runs"
-head -n 1 "$T/list.stdout" | grep -qE '^id +started \(UTC\) +host +labels +targets +command$' ||
+head -n 1 "$T/list.stdout" | grep -qE '^id +started \(UTC\) +host +labels +targets +status +command$' ||
     bad "list: unexpected header"
-grep -qE "^ 1  [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}  $host +drive=6401 platform=rpi3 +$W +.*sweep" \
+grep -qE "^ 1  [0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}  $host +drive=6401 platform=rpi3 +$W +complete +.*sweep" \
     "$T/list.stdout" || bad "list: run 1 is not listed as expected"
 # The same archive lists the same bytes.
 sb_run "$T/list_again" results list --db "$DB"
@@ -170,16 +170,18 @@ import csv, json, sys
 t = sys.argv[1]
 rows = list(csv.DictReader(open(t + "/export_csv.stdout", newline="")))
 js = json.load(open(t + "/export_json.stdout"))
-cols = "run_id,time,host,labels,target,fs,test_kind,test_name,params,metric,unit,value,spread"
+cols = "run_id,time,host,labels,target,fs,test_kind,test_name,params,metric,unit,value,spread,run_status"
 assert open(t + "/export_csv.stdout").readline().strip() == cols
 assert len(rows) == len(js) and len(rows) > 0, (len(rows), len(js))
 for r, j in zip(rows, js):
     assert int(r["run_id"]) == j["run_id"]
-    for k in ("time", "host", "target", "fs", "test_kind", "test_name", "metric", "unit"):
+    for k in ("time", "host", "target", "fs", "test_kind", "test_name", "metric", "unit",
+              "run_status"):
         assert r[k] == j[k], (k, r[k], j[k])
     assert r["labels"] == ";".join(f"{k}={v}" for k, v in j["labels"].items())
     assert float(r["value"]) == j["value"]
     assert r["unit"] in ("B/s", "%", "s", "B", "1"), r["unit"]
+    assert r["run_status"] == "complete", r["run_status"]
 ids = sorted({r["run_id"] for r in rows})
 assert ids == ["1", "2"], ids
 one = [r for r in rows if r["run_id"] == "1"]

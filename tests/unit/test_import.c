@@ -356,12 +356,51 @@ static void test_inline(void **state)
     assert_int_equal(sb_import_file("/", &run, &err), SB_E_INVALID);
 }
 
+/* How the imported run ended, where the file says it: a fio job's error
+ * makes it failed, storbench zcav's "# incomplete:" line interrupted;
+ * otherwise it is complete. */
+static void test_run_status(void **state)
+{
+    (void)state;
+    sb_run *run = NULL;
+    sb_error err = { 0 };
+    if (import("good/fio-3.33-two-jobs.json", &run, &err) != SB_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(run->status, SB_RUN_COMPLETE);
+    sb_run_free(run);
+
+    char path[4096];
+    snprintf(path, sizeof path, "%s/import/good/fio-3.33-two-jobs.json", SB_TEST_DATA);
+    size_t len = 0;
+    char *data = read_all(path, &len);
+    assert_non_null(data);
+    char *e = strstr(data, "\"error\" : 0");
+    assert_non_null(e);
+    e[strlen("\"error\" : ")] = '5';
+    if (sb_import_buffer("fio.json", data, len, MTIME_UNIX, &run, &err) != SB_OK)
+        fail_msg("%s", err.msg);
+    free(data);
+    assert_int_equal(run->status, SB_RUN_FAILED);
+    assert_non_null(strstr(run->status_why, "fio reported error 5"));
+    sb_run_free(run);
+
+    static const char cut[] = "#loops: 1\n#block offset (GiB), MiB/s, time\n"
+                              "0.00 40.00 1.000\n0.25 41.00 1.000\n# incomplete: interrupted\n";
+    if (sb_import_buffer("z.log", cut, strlen(cut), MTIME_UNIX, &run, &err) != SB_OK)
+        fail_msg("%s", err.msg);
+    assert_int_equal(run->status, SB_RUN_INTERRUPTED);
+    assert_false(run->targets[0].tests[0].complete);
+    assert_string_equal(run->targets[0].tests[0].error, "interrupted");
+    sb_run_free(run);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_good_golden),   cmocka_unit_test(test_fio_values),
         cmocka_unit_test(test_bonnie_values), cmocka_unit_test(test_zcav_values),
         cmocka_unit_test(test_bad),           cmocka_unit_test(test_inline),
+        cmocka_unit_test(test_run_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -194,10 +194,36 @@ static void test_bonnie_csv(void **state)
     assert_int_equal(count(text, "\n"), 2);
     free(text);
 
-    add_target(run, "/mnt", "bonnie", sb_bonnie_test_names[SB_BONNIE_WRITE]);
+    sb_target_res *tr = add_target(run, "/mnt", "bonnie", sb_bonnie_test_names[SB_BONNIE_WRITE]);
     text = render_ok(run, SB_FORMAT_BONNIE_CSV, NULL);
     assert_true(strncmp(text, "1.98,storbench-", 15) == 0);
     assert_int_equal(count(text, "\n"), 1);
+    free(text);
+
+    /* write completed in 0.2 s: too fast, "+++++"; rewrite was cut short
+     * by an interruption: not measured, its fields empty, its columns
+     * blank, never "+++++". */
+    sb_error err;
+    sb_test *t = &tr->tests[0];
+    t->ms[0].value = 0.2;
+    ok(sb_result_add_measurement(t, "throughput", "B/s", 4e9, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_test(tr, "bonnie", sb_bonnie_test_names[SB_BONNIE_REWRITE], &t, &err), &err);
+    ok(sb_result_add_measurement(t, "throughput", "B/s", 3e6, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(t, "cpu", "%", 3333, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(t, "elapsed", "s", 0.01, 0, NULL, 0, &err), &err);
+    ok(sb_result_mark_unmeasured(t, "interrupted", &err), &err);
+    assert_false(sb_test_measured(t));
+    text = render_ok(run, SB_FORMAT_BONNIE_CSV, NULL);
+    /* Fields 12 .. 15 (1-based): put_block and its CPU, rewrite and its
+     * CPU. */
+    char *f = text;
+    for (int i = 0; i < 11; i++)
+        f = strchr(f, ',') + 1;
+    assert_true(strncmp(f, "+++++,+++,,,", 12) == 0);
+    free(text);
+    text = render_ok(run, SB_FORMAT_TEXT, NULL);
+    assert_int_equal(count(text, "+++++"), 1);
+    assert_non_null(strstr(text, "rewrite: not measured: interrupted\n"));
     free(text);
     sb_run_free(run);
 }
@@ -260,15 +286,25 @@ static void test_run_list(void **state)
     ok(sb_kvs_set(&s->labels, "platform", "rpi4", &err), &err);
     ok(sb_run_summary_add_target(s, "/mnt/ext4", &err), &err);
     ok(sb_run_summaries_add(&l, 10, STARTED_UNIX + 3600, "", "import x", &s, &err), &err);
+    ok(sb_run_summaries_add(&l, 11, STARTED_UNIX + 7200, "pi4", "storbench run", &s, &err), &err);
+    ok(sb_run_summary_set_status(s, SB_RUN_INTERRUPTED, "ignored", &err), &err);
+    ok(sb_run_summaries_add(&l, 12, STARTED_UNIX + 7260, "pi4", "storbench run", &s, &err), &err);
+    ok(sb_run_summary_set_status(s, SB_RUN_FAILED, "no space", &err), &err);
     ok(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err);
     /* Ids right-aligned, the other columns left-aligned two spaces apart,
-     * "-" for what a run lacks, the command last and not padded. */
+     * "-" for what a run lacks, how it ended, the command last and not
+     * padded. */
     assert_string_equal(b.data,
-                        "id  started (UTC)     host  labels                    targets    command\n"
-                        " 9  2024-12-02 09:00  pi4   drive=6401 platform=rpi4  /mnt/ext4  "
-                        "storbench sweep /mnt/ext4\n"
-                        "10  2024-12-02 10:00  -     -                         -          "
-                        "import x\n");
+                        "id  started (UTC)     host  labels                    targets    status"
+                        "            command\n"
+                        " 9  2024-12-02 09:00  pi4   drive=6401 platform=rpi4  /mnt/ext4  complete"
+                        "          storbench sweep /mnt/ext4\n"
+                        "10  2024-12-02 10:00  -     -                         -          complete"
+                        "          import x\n"
+                        "11  2024-12-02 11:00  pi4   -                         -          "
+                        "interrupted       storbench run\n"
+                        "12  2024-12-02 11:01  pi4   -                         -          "
+                        "failed: no space  storbench run\n");
     sb_buf_free(&b);
     sb_run_summaries_free(&l);
 
@@ -283,7 +319,7 @@ static void test_run_list(void **state)
        &err);
     ok(sb_report_run_list(&l, SB_FORMAT_TEXT, &sink, &err), &err);
     assert_non_null(strstr(b.data, "  \xC3\x9c"
-                                   "bu  -       -        a\tb\n"));
+                                   "bu  -       -        complete  a\tb\n"));
     sb_buf_free(&b);
     sb_run_summaries_free(&l);
 }

@@ -253,6 +253,133 @@ static void test_round_trip(void **state)
     sb_run_free(run);
 }
 
+/* How a run ended goes in and comes back: complete, interrupted, failed
+ * with its reason; `results list`'s summaries say the same. */
+static void test_status_round_trip(void **state)
+{
+    (void)state;
+    char dir[256], path[512];
+    case_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/results.db", dir);
+    sb_store *s;
+    sb_error err;
+    ok(sb_store_open(path, SB_STORE_CREATE, &s, &err), &err);
+    static const struct {
+        sb_run_status status;
+        const char *why, *want_why;
+    } cases[] = {
+        { SB_RUN_COMPLETE, "ignored", NULL },
+        { SB_RUN_INTERRUPTED, "ignored", NULL },
+        { SB_RUN_FAILED, "cannot write '/mnt/x': No space left on device",
+          "cannot write '/mnt/x': No space left on device" },
+        { SB_RUN_FAILED, NULL, "unknown error" },
+    };
+    enum { N = sizeof cases / sizeof cases[0] };
+    int64_t ids[N];
+    for (size_t i = 0; i < N; i++) {
+        sb_run *run = make_run(STARTED_UNIX + (int64_t)i, "testhost", "6401");
+        assert_int_equal(run->status, SB_RUN_COMPLETE); /* a new run */
+        ok(sb_result_set_status(run, cases[i].status, cases[i].why, &err), &err);
+        ok(sb_store_save(s, run, &ids[i], &err), &err);
+        sb_run_free(run);
+    }
+    for (size_t i = 0; i < N; i++) {
+        sb_run *back;
+        ok(sb_store_load(s, ids[i], &back, &err), &err);
+        assert_int_equal(back->status, cases[i].status);
+        if (cases[i].want_why)
+            assert_string_equal(back->status_why, cases[i].want_why);
+        else
+            assert_null(back->status_why);
+        sb_run_free(back);
+    }
+    sb_run_summaries l;
+    ok(sb_store_list_runs(s, NULL, &l, &err), &err);
+    assert_int_equal(l.n, N);
+    for (size_t i = 0; i < N; i++) {
+        assert_int_equal(l.v[i].status, cases[i].status);
+        if (cases[i].want_why)
+            assert_string_equal(l.v[i].status_why, cases[i].want_why);
+        else
+            assert_null(l.v[i].status_why);
+    }
+    sb_run_summaries_free(&l);
+    sb_store_close(s);
+    /* The names, both ways. */
+    sb_run_status st = SB_RUN_FAILED;
+    assert_string_equal(sb_run_status_name(SB_RUN_INTERRUPTED), "interrupted");
+    assert_true(sb_run_status_parse("complete", &st));
+    assert_int_equal(st, SB_RUN_COMPLETE);
+    assert_false(sb_run_status_parse("done", &st));
+    assert_int_equal(st, SB_RUN_COMPLETE);
+}
+
+/* An archive of schema version 1 (tests/data/store_v1.sql), from before
+ * runs recorded how they ended, is upgraded in place when opened: its runs
+ * are all there, complete, and a new run saves with its status. */
+static void test_v1_upgraded(void **state)
+{
+    (void)state;
+    char dir[256], path[512], sql_path[512];
+    case_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/v1.db", dir);
+    snprintf(sql_path, sizeof sql_path, "%s/store_v1.sql", SB_TEST_DATA);
+    size_t len;
+    char *sql = read_file(sql_path, &len);
+    assert_non_null(sql);
+    exec_sql(path, sql);
+    free(sql);
+    assert_int_equal(count_rows(path, "runs"), 2);
+
+    sb_store *s;
+    sb_error err;
+    ok(sb_store_open(path, SB_STORE_EXISTING, &s, &err), &err);
+    sb_run_summaries l;
+    ok(sb_store_list_runs(s, NULL, &l, &err), &err);
+    assert_int_equal(l.n, 2);
+    for (size_t i = 0; i < l.n; i++) {
+        assert_int_equal(l.v[i].status, SB_RUN_COMPLETE);
+        assert_null(l.v[i].status_why);
+    }
+    assert_string_equal(l.v[0].host, "pi4");
+    sb_run_summaries_free(&l);
+    sb_run *back;
+    ok(sb_store_load(s, 1, &back, &err), &err);
+    assert_int_equal(back->status, SB_RUN_COMPLETE);
+    assert_string_equal(back->command, "storbench sweep --bs 4k /mnt/ext4");
+    assert_int_equal(back->n_targets, 1);
+    assert_true(fabs(back->targets[0].tests[0].ms[0].value - 43725619.2) < 1e-6);
+    sb_run_free(back);
+    /* The test's own state is kept as it was: run 2's test is incomplete. */
+    ok(sb_store_load(s, 2, &back, &err), &err);
+    assert_int_equal(back->status, SB_RUN_COMPLETE);
+    assert_false(back->targets[0].tests[0].complete);
+    assert_string_equal(back->targets[0].tests[0].error, "interrupted");
+    sb_run_free(back);
+
+    sb_run *run = make_run(STARTED_UNIX, "testhost", "6401");
+    ok(sb_result_set_status(run, SB_RUN_INTERRUPTED, NULL, &err), &err);
+    int64_t id;
+    ok(sb_store_save(s, run, &id, &err), &err);
+    assert_int_equal(id, 3);
+    sb_run_free(run);
+    ok(sb_store_load(s, id, &back, &err), &err);
+    assert_int_equal(back->status, SB_RUN_INTERRUPTED);
+    sb_run_free(back);
+    sb_store_close(s);
+
+    /* The file says version 2 now. */
+    sqlite3 *db;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *st;
+    assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(st), SQLITE_ROW);
+    assert_int_equal(sqlite3_column_int(st, 0), SB_STORE_SCHEMA_VERSION);
+    assert_int_equal(SB_STORE_SCHEMA_VERSION, 2);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+}
+
 static void test_newer_version_refused(void **state)
 {
     (void)state;
@@ -450,6 +577,8 @@ static void test_export_golden(void **state)
     int64_t ids[2];
     ok(sb_store_save(s, run, &ids[0], &err), &err);
     ok(sb_kvs_set(&run->labels, "note", "second, \"quoted\"", &err), &err);
+    /* The second run failed: its rows say so, quoted as any field. */
+    ok(sb_result_set_status(run, SB_RUN_FAILED, "cannot write 'x, \"y\"': I/O error", &err), &err);
     ok(sb_store_save(s, run, &ids[1], &err), &err);
     sb_run_free(run);
     static const struct {
@@ -483,9 +612,10 @@ static void test_export_golden(void **state)
         sb_sink_init_buf(&sink, &b);
         ok(sb_export_begin(&ex, forms[f].fmt, &sink, &err), &err);
         ok(sb_export_end(&ex, &err), &err);
-        assert_string_equal(b.data, f == 0 ? "run_id,time,host,labels,target,fs,test_kind,"
-                                             "test_name,params,metric,unit,value,spread\n"
-                                           : "[]\n");
+        assert_string_equal(b.data, f == 0
+                                        ? "run_id,time,host,labels,target,fs,test_kind,"
+                                          "test_name,params,metric,unit,value,spread,run_status\n"
+                                        : "[]\n");
         sb_buf_free(&b);
     }
     sb_store_close(s);
@@ -510,6 +640,7 @@ int main(void)
         cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_newer_version_refused),
         cmocka_unit_test(test_not_sqlite_refused), cmocka_unit_test(test_delete_cascades),
         cmocka_unit_test(test_list_filters),       cmocka_unit_test(test_export_golden),
+        cmocka_unit_test(test_status_round_trip),  cmocka_unit_test(test_v1_upgraded),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     nftw(tmp_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
