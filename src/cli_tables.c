@@ -224,7 +224,9 @@ const cli_option cli_report_opts[] = {
                         "write the report to FILE (default: standard output)", NULL },
     [REPORT_FORMAT] = { "format", 'f', "FMT", "html (default): the whole page; svg: one chart",
                         "html|svg" },
-    [REPORT_CHART] = { "chart", 0, "N", "with --format svg: the N-th chart of the page (default 1)",
+    [REPORT_CHART] = { "chart", 0, "N",
+                       "with --format svg: the N-th chart of the page (default 1); list: print "
+                       "the charts, one line \"N: title\" each",
                        NULL },
     [REPORT_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s", NULL },
     [REPORT_FILTER] = { "filter", 0, "KEY=VALUE",
