@@ -88,7 +88,8 @@ _Static_assert(CLI_TABLE_LEN(cli_sweep_opts) == SWEEP_N_OPTIONS + 1, "one entry 
 
 const cli_option cli_job_opts[] = {
     [JOB_OUTPUT_FORMAT] = { "output-format", 0, "FORMAT",
-                            "normal (tables, the default) or json (fio's JSON format)",
+                            "normal (storbench's table, the default; not fio's normal text layout) or "
+                            "json (fio's JSON format)",
                             "normal|json" },
     [JOB_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout", NULL },
     [JOB_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s", NULL },
