@@ -53,6 +53,8 @@ static bool run_option(int idx, const char *arg, void *ctx)
         break;
     case RUN_SIZE:
         st = sb_parse_size(arg, "--size", &v, &err);
+        if (st == SB_OK)
+            cli_size_note(arg, "--size");
         if (st == SB_OK && v < SB_SUITE_MIN_SIZE)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' is less than %llu MiB", arg,
                               SB_SUITE_MIN_SIZE >> 20);

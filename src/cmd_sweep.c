@@ -44,6 +44,8 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     switch (idx) {
     case SWEEP_BS:
         st = sb_parse_size_list(arg, "--bs", c->bs, SB_SWEEP_MAX_BS, &c->n_bs, &err);
+        if (st == SB_OK)
+            cli_size_note(arg, "--bs");
         break;
     case SWEEP_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->fixed_bytes, &err); break;
     case SWEEP_FILE_SIZE:

@@ -37,7 +37,9 @@ static SB_MUST_CHECK sb_status parse_mib(const char *s, const char *what, uint64
         *out = (uint64_t)v << 20;
         return SB_OK;
     }
-    return sb_parse_size(s, what, out, err);
+    SB_TRY(sb_parse_size(s, what, out, err));
+    cli_size_note(s, what);
+    return SB_OK;
 }
 
 static SB_MUST_CHECK sb_status parse_count(const char *s, const char *what, unsigned max,

@@ -6,6 +6,8 @@
 #    how many there are and lists them;
 #  - job --output-format=normal says on stderr (unless -q) that it prints
 #    storbench's table, not fio's normal output;
+#  - a decimal size suffix (kB, MB, ...) in storbench's own options, 1000
+#    there but 1024 in fio job files, gets one warning line.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 sb_require_bin
@@ -59,7 +61,32 @@ cmp -s <(awk 'NR > 1 { print $1, $2 }' "$T/normal.stdout") \
 sb_run "$T/job_help" job --help
 grep -qF "not fio's normal text layout" "$T/job_help.stdout" || bad "job --help does not say what normal is"
 
+# ---- a decimal size suffix on the command line -------------------------------
+# One warning line, whatever -q, naming the option, the bytes and the other
+# spelling; binary suffixes say nothing.
+sb_run "$T/kb" run --dry-run -q --size 20MB "$T/work"
+[[ $SB_RC -eq 0 ]] || bad "run --dry-run --size 20MB: exit status $SB_RC: $(cat "$T/kb.stderr")"
+[[ $(cat "$T/kb.stderr") == "storbench: warning: --size: '20MB' is taken as 20000000 bytes (MB = 1000000 in storbench's options, as in SI; fio job files read it as 1048576); write 20m or 20MiB for 20971520" ]] ||
+    bad "run --size 20MB: $(cat "$T/kb.stderr")"
+grep -qF -- "--size=20000000 " "$T/kb.stdout" || bad "run --size 20MB is not 20000000 bytes: $(cat "$T/kb.stdout")"
+sb_run "$T/kib" run --dry-run -q --size 20MiB "$T/work"
+[[ ! -s $T/kib.stderr ]] || bad "run --size 20MiB warned: $(cat "$T/kib.stderr")"
+sb_run "$T/bs" sweep --min-time 0.1s --max-time 0.2s --file-size 4m --bs 4k,64kB -q --no-save "$T/work"
+[[ $SB_RC -eq 0 ]] || bad "sweep --bs 4k,64kB: exit status $SB_RC: $(cat "$T/bs.stderr")"
+grep -qxF -- "storbench: warning: --bs: '64kB' is taken as 64000 bytes (kB = 1000 in storbench's options, as in SI; fio job files read it as 1024); write 64k or 64KiB for 65536" "$T/bs.stderr" ||
+    bad "sweep --bs 4k,64kB: $(cat "$T/bs.stderr")"
+sb_run "$T/zb" zcav -b 1MB -q --no-save "$T/work/f"
+grep -qF -- "storbench: warning: -b: '1MB' is taken as 1000000 bytes" "$T/zb.stderr" ||
+    bad "zcav -b 1MB: $(cat "$T/zb.stderr")"
+sb_run "$T/vs" verify --size 8MB --file-size 4MiB -q --no-save "$T/work"
+grep -qF -- "storbench: warning: --size: '8MB' is taken as 8000000 bytes" "$T/vs.stderr" ||
+    bad "verify --size 8MB: $(cat "$T/vs.stderr")"
+# The job command's fio options keep fio's rule (and fio's own warning).
+sb_run "$T/jkb" job --parse-only --name=t "--filename=$T/work/g" --size=4kB
+grep -q '^  size=4096 bytes$' "$T/jkb.stdout" || bad "job --size=4kB is not 4096 bytes (fio's rule)"
+! grep -q "taken as 4000" "$T/jkb.stderr" || bad "job --size=4kB got storbench's warning"
+
 if [[ $failed -ne 0 ]]; then
     sb_fail "$failed checks failed"
 fi
-echo "ok - report --chart list and --chart 99; job --output-format=normal says what it is; "
+echo "ok - report --chart list and --chart 99; job --output-format=normal says what it is; kB, MB warned"
