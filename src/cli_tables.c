@@ -10,6 +10,11 @@
  */
 #include "cli_tables.h"
 
+/* --force, the same for every command that writes to a device. */
+#define FORCE_HELP                                                                                 \
+    "with --destructive: also write over a device that holds a filesystem, swap or a partition "   \
+    "table"
+
 /* ---- storbench itself ---- */
 
 const cli_option cli_main_opts[] = {
@@ -77,6 +82,7 @@ const cli_option cli_sweep_opts[] = {
                        "sync|psync" },
     [SWEEP_DESTRUCTIVE] = { "destructive", 0, NULL,
                             "allow writing to a block device (never to a mounted one)", NULL },
+    [SWEEP_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     CLI_OUTPUT_OPTIONS("text (default), csv or json", "text|csv|json",
                        "MB/s (10^6 bytes) instead of MiB/s", "no progress line"),
     CLI_SAVE_OPTIONS('l'),
@@ -100,6 +106,7 @@ const cli_option cli_job_opts[] = {
                           "allow writing to a block device or to a file storbench did not create "
                           "(never a mounted device)",
                           NULL },
+    [JOB_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     [JOB_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes", NULL },
     CLI_SAVE_OPTIONS(0),
     { 0 },
@@ -172,6 +179,7 @@ const cli_option cli_zcav_opts[] = {
                      "write instead of read (overwrites data: needs --destructive)", NULL },
     [ZCAV_DESTRUCTIVE] = { "destructive", 0, NULL,
                            "allow -w to overwrite the target (never a mounted device)", NULL },
+    [ZCAV_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     [ZCAV_STRICT] = { "zcav-strict", 0, NULL,
                       "as zcav, hide blocks faster than one second in a comment line", NULL },
     [ZCAV_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (read buffered, cache dropped)",
@@ -194,6 +202,7 @@ const cli_option cli_verify_opts[] = {
     [VERIFY_DESTRUCTIVE] = { "destructive", 0, NULL,
                              "allow writing over a whole block device (never a mounted one)",
                              NULL },
+    [VERIFY_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     [VERIFY_NO_PROBE] = { "no-probe", 0, NULL,
                           "devices: skip the quick fake-capacity probe, go straight to the full "
                           "run",

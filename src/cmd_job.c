@@ -22,6 +22,7 @@ typedef struct job_args {
     cli_output out;
     bool parse_only;
     bool destructive;
+    bool force;
     bool normal; /* --output-format=normal was given */
     cli_save save;
 } job_args;
@@ -55,6 +56,7 @@ static bool job_option(int idx, const char *arg, void *ctx)
     switch (idx) {
     case JOB_PARSE_ONLY: a->parse_only = true; return true;
     case JOB_DESTRUCTIVE: a->destructive = true; return true;
+    case JOB_FORCE: a->force = true; return true;
     case JOB_OUTPUT_FORMAT: a->normal = arg && strcmp(arg, "normal") == 0; break;
     default: break;
     }
@@ -145,6 +147,7 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     sb_job_config cfg;
     sb_job_config_init(&cfg);
     cfg.destructive = a->destructive;
+    cfg.force = a->force;
     cfg.notes = notes;
     sb_error err;
     if (sb_job_check(jobs, &err) != SB_OK) {

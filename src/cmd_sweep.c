@@ -84,6 +84,7 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
             snprintf(c->engine, sizeof c->engine, "%s", arg);
         break;
     case SWEEP_DESTRUCTIVE: c->destructive = true; break;
+    case SWEEP_FORCE: c->force = true; break;
     default: break;
     }
     return cli_ok(st, &err);

@@ -118,6 +118,7 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
         break;
     case ZCAV_WRITE: c->write = true; break;
     case ZCAV_DESTRUCTIVE: c->destructive = true; break;
+    case ZCAV_FORCE: c->force = true; break;
     case ZCAV_STRICT: a->strict = true; break;
     case ZCAV_NO_DIRECT: c->direct = false; break;
     case ZCAV_QUIET: a->quiet = true; break;
