@@ -207,9 +207,17 @@ static SB_MUST_CHECK sb_status nonzero(const char *arg, const char *opt, uint64_
     return SB_OK;
 }
 
+void cli_size_note(const char *arg, const char *opt)
+{
+    char line[SB_ERROR_MSG_MAX];
+    if (sb_size_si_note(arg, opt, line, sizeof line))
+        cli_error("warning: %s", line);
+}
+
 sb_status cli_parse_size_nonzero(const char *arg, const char *opt, uint64_t *out, sb_error *err)
 {
     SB_TRY(sb_parse_size(arg, opt, out, err));
+    cli_size_note(arg, opt);
     return nonzero(arg, opt, *out, err);
 }
 

@@ -66,9 +66,14 @@ void cli_error(const char *fmt, ...) SB_PRINTF(1, 2);
 int cli_usage_error(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Prints the library's "out of memory" as cli_error does. */
 void cli_error_nomem(void);
+/* Warns on stderr ("storbench: warning: ...", one line, whatever --quiet)
+ * when the size (or size list) arg of option opt, just parsed, has a decimal
+ * suffix (kB, MB, ...: powers of 1000 here, of 1024 in fio job files); see
+ * sb_size_si_note. */
+void cli_size_note(const char *arg, const char *opt);
 /* A size (sb_parse_size) or a time in ns (sb_parse_time_ns), the argument
  * of option opt, that must be more than 0 (SB_E_INVALID, the message naming
- * opt and arg). */
+ * opt and arg); a size is warned about as cli_size_note says. */
 SB_MUST_CHECK sb_status cli_parse_size_nonzero(const char *arg, const char *opt, uint64_t *out,
                                                sb_error *err);
 SB_MUST_CHECK sb_status cli_parse_time_nonzero(const char *arg, const char *opt, uint64_t *out,

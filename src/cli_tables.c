@@ -10,6 +10,11 @@
  */
 #include "cli_tables.h"
 
+/* --force, the same for every command that writes to a device. */
+#define FORCE_HELP                                                                                 \
+    "with --destructive: also write over a device that holds a filesystem, swap or a partition "   \
+    "table"
+
 /* ---- storbench itself ---- */
 
 const cli_option cli_main_opts[] = {
@@ -35,7 +40,8 @@ const cli_option cli_run_opts[] = {
                      "the asynchronous engine for the queued tests: io_uring (default) or libaio",
                      "io_uring|libaio|psync|sync" },
     [RUN_DRY_RUN] = { "dry-run", 'n', NULL,
-                      "print the tests as a storbench job (fio) command line, run nothing", NULL },
+                      "print the tests as one storbench job (fio) command line, with the size the run would use now; run nothing",
+                      NULL },
     CLI_OUTPUT_OPTIONS("text (default), json (storbench's) or fio-json", "text|json|fio-json",
                        "MB/s (10^6 bytes/s) instead of MiB/s", "no progress line, no notes"),
     CLI_SAVE_OPTIONS(0),
@@ -76,6 +82,7 @@ const cli_option cli_sweep_opts[] = {
                        "sync|psync" },
     [SWEEP_DESTRUCTIVE] = { "destructive", 0, NULL,
                             "allow writing to a block device (never to a mounted one)", NULL },
+    [SWEEP_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     CLI_OUTPUT_OPTIONS("text (default), csv or json", "text|csv|json",
                        "MB/s (10^6 bytes) instead of MiB/s", "no progress line"),
     CLI_SAVE_OPTIONS('l'),
@@ -87,7 +94,8 @@ _Static_assert(CLI_TABLE_LEN(cli_sweep_opts) == SWEEP_N_OPTIONS + 1, "one entry 
 
 const cli_option cli_job_opts[] = {
     [JOB_OUTPUT_FORMAT] = { "output-format", 0, "FORMAT",
-                            "normal (tables, the default) or json (fio's JSON format)",
+                            "normal (storbench's table, the default; not fio's normal text layout) or "
+                            "json (fio's JSON format)",
                             "normal|json" },
     [JOB_OUTPUT] = { "output", 'o', "FILE", "write the results to FILE instead of stdout", NULL },
     [JOB_SI] = { "si", 0, NULL, "MB/s (10^6 bytes/s) instead of MiB/s", NULL },
@@ -98,6 +106,7 @@ const cli_option cli_job_opts[] = {
                           "allow writing to a block device or to a file storbench did not create "
                           "(never a mounted device)",
                           NULL },
+    [JOB_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     [JOB_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes", NULL },
     CLI_SAVE_OPTIONS(0),
     { 0 },
@@ -170,6 +179,7 @@ const cli_option cli_zcav_opts[] = {
                      "write instead of read (overwrites data: needs --destructive)", NULL },
     [ZCAV_DESTRUCTIVE] = { "destructive", 0, NULL,
                            "allow -w to overwrite the target (never a mounted device)", NULL },
+    [ZCAV_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     [ZCAV_STRICT] = { "zcav-strict", 0, NULL,
                       "as zcav, hide blocks faster than one second in a comment line", NULL },
     [ZCAV_NO_DIRECT] = { "no-direct", 0, NULL, "never use O_DIRECT (read buffered, cache dropped)",
@@ -192,6 +202,7 @@ const cli_option cli_verify_opts[] = {
     [VERIFY_DESTRUCTIVE] = { "destructive", 0, NULL,
                              "allow writing over a whole block device (never a mounted one)",
                              NULL },
+    [VERIFY_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     [VERIFY_NO_PROBE] = { "no-probe", 0, NULL,
                           "devices: skip the quick fake-capacity probe, go straight to the full "
                           "run",
@@ -223,7 +234,9 @@ const cli_option cli_report_opts[] = {
                         "write the report to FILE (default: standard output)", NULL },
     [REPORT_FORMAT] = { "format", 'f', "FMT", "html (default): the whole page; svg: one chart",
                         "html|svg" },
-    [REPORT_CHART] = { "chart", 0, "N", "with --format svg: the N-th chart of the page (default 1)",
+    [REPORT_CHART] = { "chart", 0, "N",
+                       "with --format svg: the N-th chart of the page (default 1); list: print "
+                       "the charts, one line \"N: title\" each",
                        NULL },
     [REPORT_SI] = { "si", 0, NULL, "MB/s (10^6 bytes) instead of MiB/s", NULL },
     [REPORT_FILTER] = { "filter", 0, "KEY=VALUE",

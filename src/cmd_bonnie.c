@@ -49,7 +49,9 @@ static SB_MUST_CHECK sb_status parse_sz(const char *s, const char *what, uint64_
         *out = v * unit_bytes;
         return SB_OK;
     }
-    return sb_parse_size(s, what, out, err);
+    SB_TRY(sb_parse_size(s, what, out, err));
+    cli_size_note(s, what);
+    return SB_OK;
 }
 
 /* The fields of a colon-separated option argument: arg copied into copy

@@ -22,10 +22,13 @@ typedef struct job_args {
     cli_output out;
     bool parse_only;
     bool destructive;
+    bool force;
+    bool normal; /* --output-format=normal was given */
     cli_save save;
 } job_args;
 
-/* --output-format, fio's option: normal (the tables) or json (fio's). */
+/* --output-format, fio's option: normal (storbench's table, not fio's
+ * normal text) or json (fio's). */
 static SB_MUST_CHECK sb_status job_format(const char *arg, sb_format *out, sb_error *err)
 {
     if (strcmp(arg, "json") == 0)
@@ -53,8 +56,21 @@ static bool job_option(int idx, const char *arg, void *ctx)
     switch (idx) {
     case JOB_PARSE_ONLY: a->parse_only = true; return true;
     case JOB_DESTRUCTIVE: a->destructive = true; return true;
-    default: return cli_output_option(output[idx], arg, &a->out, &a->save, job_format);
+    case JOB_FORCE: a->force = true; return true;
+    case JOB_OUTPUT_FORMAT: a->normal = arg && strcmp(arg, "normal") == 0; break;
+    default: break;
     }
+    return cli_output_option(output[idx], arg, &a->out, &a->save, job_format);
+}
+
+/* Says, unless quiet, that --output-format=normal is not fio's normal
+ * output, whose layout scripts may parse. */
+static void normal_note(const job_args *a)
+{
+    if (a->normal && !a->out.quiet && !a->parse_only)
+        cli_error("note: --output-format=normal prints storbench's table (one row per job and "
+                  "direction), not fio's normal text output; --output-format=json is fio's "
+                  "JSON format");
 }
 
 static const char job_usage[] =
@@ -65,7 +81,9 @@ static const char job_usage[] =
     "meanings: seed 004's `fio --randrepeat=1 --ioengine=libaio --direct=1 ...` runs\n"
     "as `storbench job --randrepeat=1 --ioengine=libaio --direct=1 ...`. Jobs run as\n"
     "threads; results per job (or group, with group_reporting): bandwidth, IOPS,\n"
-    "latency mean/p50/p99/p99.9/max, CPU. --output-format=json prints fio's JSON.\n"
+    "latency mean/p50/p99/p99.9/max, CPU, as storbench's table (also with\n"
+    "--output-format=normal, which is not fio's normal text layout);\n"
+    "--output-format=json prints fio's JSON.\n"
     "Files storbench creates are removed at the end; a file or device it did not\n"
     "create is only read, unless --destructive (never a mounted device).\n" CLI_SAVE_USAGE;
 
@@ -129,6 +147,7 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     sb_job_config cfg;
     sb_job_config_init(&cfg);
     cfg.destructive = a->destructive;
+    cfg.force = a->force;
     cfg.notes = notes;
     sb_error err;
     if (sb_job_check(jobs, &err) != SB_OK) {
@@ -199,6 +218,7 @@ int cmd_job(const char *cmdline, int argc, char **argv)
         sb_jobspec_dump(&jobs, &out);
         rc = fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
     } else if (rc == CLI_EXIT_OK) {
+        normal_note(&a);
         rc = run_jobs(&a, &jobs, &notes, cmdline);
     }
     sb_joblist_free(&jobs);

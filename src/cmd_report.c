@@ -35,8 +35,9 @@ static const char report_usage[] =
     "complete run. Interrupted and failed runs are left out unless named by ID or\n"
     "--all is given; the page marks them. With several runs, one line or bar per target of each run, and the\n"
     "tables give differences in % against the first. --format svg writes one chart\n"
-    "(--chart N) as an SVG file. The page's date comes from $SOURCE_DATE_EPOCH when\n"
-    "it is set, so that the same archive gives the same bytes.\n";
+    "(--chart N) as an SVG file; --chart list prints the page's charts, one line\n"
+    "\"N: title\" each. The page's date comes from $SOURCE_DATE_EPOCH when it is set,\n"
+    "so that the same archive gives the same bytes.\n";
 
 typedef struct report_args {
     const char *output;
@@ -47,6 +48,7 @@ typedef struct report_args {
     sb_store_filter filter;
     bool chart_given;
     bool all; /* --all: interrupted and failed runs too */
+    bool list_charts; /* --chart list */
 } report_args;
 
 static bool report_option(int idx, const char *arg, void *ctx)
@@ -68,15 +70,19 @@ static bool report_option(int idx, const char *arg, void *ctx)
         }
         return true;
     case REPORT_CHART: {
+        a->chart_given = true;
+        if (strcmp(arg, "list") == 0) {
+            a->list_charts = true;
+            return true;
+        }
         char *end;
         errno = 0;
         unsigned long v = strtoul(arg, &end, 10);
         if (!*arg || *end || errno || v == 0 || v > 100000 || arg[0] == '-') {
-            cli_error("--chart: '%s' is not a chart number (1, 2, ...)", arg);
+            cli_error("--chart: '%s' is not a chart number (1, 2, ...) or list", arg);
             return false;
         }
         a->html.chart = (size_t)v;
-        a->chart_given = true;
         return true;
     }
     case REPORT_SI: a->html.si = true; return true;
@@ -185,8 +191,11 @@ int cmd_report(const char *cmdline, int argc, char **argv)
     bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
     if (rc == CLI_EXIT_OK && first < argc && filters)
         rc = cli_usage_error("report: give run IDs or filters, not both");
-    if (rc == CLI_EXIT_OK && a.chart_given && a.format != SB_HTML_SVG)
-        rc = cli_usage_error("report: --chart picks a chart for --format svg");
+    if (rc == CLI_EXIT_OK && a.list_charts)
+        a.format = SB_HTML_CHART_LIST; /* the same numbers whatever the format */
+    else if (rc == CLI_EXIT_OK && a.chart_given && a.format != SB_HTML_SVG)
+        rc = cli_usage_error("report: --chart picks a chart for --format svg "
+                             "(--chart list lists them)");
     if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
     /* With neither IDs nor filters: the latest run. */

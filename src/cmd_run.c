@@ -3,6 +3,7 @@
  * (or the pi profile) on each directory, one summary table.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -52,6 +53,8 @@ static bool run_option(int idx, const char *arg, void *ctx)
         break;
     case RUN_SIZE:
         st = sb_parse_size(arg, "--size", &v, &err);
+        if (st == SB_OK)
+            cli_size_note(arg, "--size");
         if (st == SB_OK && v < SB_SUITE_MIN_SIZE)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--size: '%s' is less than %llu MiB", arg,
                               SB_SUITE_MIN_SIZE >> 20);
@@ -80,18 +83,46 @@ static bool run_option(int idx, const char *arg, void *ctx)
     return cli_ok(st, &err);
 }
 
-/* --dry-run: the jobs as one command line, ready to paste. */
+/* --dry-run of the standard suite: why the test file has the size the
+ * command line gives, on stderr (the command line stays ready to paste). */
+static void dry_run_size_note(const run_args *a, const char *dir, uint64_t free_bytes)
+{
+    uint64_t size;
+    bool fitted;
+    if (a->out.quiet || a->cfg.profile != SB_SUITE_STANDARD ||
+        sb_suite_file_size(&a->cfg, dir, free_bytes, &size, &fitted, NULL) != SB_OK)
+        return;
+    char s[32], f[32], d[32];
+    sb_format_bytes(size, s, sizeof s);
+    sb_format_bytes(free_bytes, f, sizeof f);
+    sb_format_bytes(SB_SUITE_DEFAULT_SIZE, d, sizeof d);
+    if (fitted)
+        cli_error("'%s': a test file of %s (%" PRIu64 " bytes): the default %s does not fit in "
+                  "the %s free there, so the run takes 3/4 of it",
+                  dir, s, size, d, f);
+    else if (a->cfg.size_bytes && size > free_bytes)
+        cli_error("'%s': --size %s does not fit in the %s free there: the run will fail", dir, s,
+                  f);
+    else
+        cli_error("'%s': a test file of %s (%" PRIu64 " bytes)%s; %s free there", dir, s, size,
+                  a->cfg.size_bytes ? ", as --size asks" : ", the default", f);
+}
+
+/* --dry-run: the jobs as one command line, ready to paste, with the sizes
+ * the run would use there now (the free space measured as the run does). */
 static int dry_run(run_args *a, const char *const *dirs, size_t n)
 {
     for (size_t d = 0; d < n; d++) {
         char **argv;
         int argc;
+        uint64_t free_bytes;
         sb_error err;
-        if (sb_suite_args(&a->cfg, dirs[d], SB_SUITE_DEFAULT_SIZE * 2, &argv, &argc, &err) !=
-            SB_OK) {
+        if (sb_suite_free_space(dirs[d], &free_bytes, &err) != SB_OK ||
+            sb_suite_args(&a->cfg, dirs[d], free_bytes, &argv, &argc, &err) != SB_OK) {
             cli_error("%s", err.msg);
             return CLI_EXIT_FAIL;
         }
+        dry_run_size_note(a, dirs[d], free_bytes);
         fputs("storbench job", stdout);
         for (int i = 0; i < argc; i++)
             printf(strpbrk(argv[i], " \t'\"$\\") ? " '%s'" : " %s", argv[i]);

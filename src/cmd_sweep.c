@@ -44,6 +44,8 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     switch (idx) {
     case SWEEP_BS:
         st = sb_parse_size_list(arg, "--bs", c->bs, SB_SWEEP_MAX_BS, &c->n_bs, &err);
+        if (st == SB_OK)
+            cli_size_note(arg, "--bs");
         break;
     case SWEEP_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->fixed_bytes, &err); break;
     case SWEEP_FILE_SIZE:
@@ -82,6 +84,7 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
             snprintf(c->engine, sizeof c->engine, "%s", arg);
         break;
     case SWEEP_DESTRUCTIVE: c->destructive = true; break;
+    case SWEEP_FORCE: c->force = true; break;
     default: break;
     }
     return cli_ok(st, &err);

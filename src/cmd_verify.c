@@ -45,6 +45,7 @@ static bool verify_option(int idx, const char *arg, void *ctx)
     case VERIFY_WRITE_ONLY: a->write_only = true; break;
     case VERIFY_READ_ONLY: a->read_only = true; break;
     case VERIFY_DESTRUCTIVE: c->destructive = true; break;
+    case VERIFY_FORCE: c->force = true; break;
     case VERIFY_NO_PROBE: c->probe = false; break;
     case VERIFY_FILE_SIZE:
         st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err);

@@ -37,7 +37,9 @@ static SB_MUST_CHECK sb_status parse_mib(const char *s, const char *what, uint64
         *out = (uint64_t)v << 20;
         return SB_OK;
     }
-    return sb_parse_size(s, what, out, err);
+    SB_TRY(sb_parse_size(s, what, out, err));
+    cli_size_note(s, what);
+    return SB_OK;
 }
 
 static SB_MUST_CHECK sb_status parse_count(const char *s, const char *what, unsigned max,
@@ -116,6 +118,7 @@ static bool zcav_option(int idx, const char *arg, void *ctx)
         break;
     case ZCAV_WRITE: c->write = true; break;
     case ZCAV_DESTRUCTIVE: c->destructive = true; break;
+    case ZCAV_FORCE: c->force = true; break;
     case ZCAV_STRICT: a->strict = true; break;
     case ZCAV_NO_DIRECT: c->direct = false; break;
     case ZCAV_QUIET: a->quiet = true; break;

@@ -46,8 +46,10 @@
 #include "storbench/status.h"
 
 typedef enum sb_html_format {
-    SB_HTML_PAGE, /* the whole page */
-    SB_HTML_SVG,  /* one chart, a standalone SVG document */
+    SB_HTML_PAGE,       /* the whole page */
+    SB_HTML_SVG,        /* one chart, a standalone SVG document */
+    SB_HTML_CHART_LIST, /* the page's charts, one line "N: title" each (N for
+                         * opts->chart) */
 } sb_html_format;
 
 typedef struct sb_html_opts {
@@ -61,8 +63,10 @@ SB_MUST_CHECK sb_status sb_html_parse_format(const char *s, sb_html_format *out,
 
 /* Renders runs[0..n) (the ids are those of the archive) in fmt to sink;
  * opts may be NULL (the defaults). Fails with SB_E_INVALID when the runs
- * hold no test, or (SB_HTML_SVG) no chart numbered opts->chart; otherwise
- * only when the sink fails or memory runs out. */
+ * hold no test, or (SB_HTML_SVG) no chart numbered opts->chart (the message
+ * then lists the page's charts, "N: title", as many as it holds), or
+ * (SB_HTML_CHART_LIST) no chart at all; otherwise only when the sink fails
+ * or memory runs out. */
 SB_MUST_CHECK sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fmt,
                                        const sb_html_opts *opts, sb_sink *sink, sb_error *err);
 

@@ -86,6 +86,7 @@ typedef void (*sb_job_progress_fn)(const sb_job_progress *p, void *ctx);
 
 typedef struct sb_job_config {
     bool destructive; /* writing to a device or to a file storbench did not create */
+    bool force;       /* with destructive: also over a filesystem (target.h) */
     atomic_int *stop; /* raised (by a signal handler) to stop; may be NULL */
     sb_job_progress_fn progress;
     void *progress_ctx;

@@ -49,6 +49,21 @@ typedef struct sb_suite_config {
 
 void sb_suite_config_init(sb_suite_config *c);
 
+/* The free space of directory dir, in bytes, as sb_suite_run sees it before
+ * it lays out anything (what --dry-run uses, so that both pick one size).
+ * Refuses what sb_suite_run refuses of dir: a path that is not a writable
+ * directory (a block device: SB_E_INVALID). */
+SB_MUST_CHECK sb_status sb_suite_free_space(const char *dir, uint64_t *free_bytes, sb_error *err);
+
+/* The standard suite's test file size on directory dir with free_bytes
+ * free: c->size_bytes when set, else 1 GiB, or 3/4 of free_bytes in whole
+ * MiB when that is less (*fitted, may be NULL, says whether it was cut so).
+ * SB_E_NOSPACE, naming dir, when that is less than SB_SUITE_MIN_SIZE
+ * (*size_bytes is set all the same). */
+SB_MUST_CHECK sb_status sb_suite_file_size(const sb_suite_config *c, const char *dir,
+                                           uint64_t free_bytes, uint64_t *size_bytes, bool *fitted,
+                                           sb_error *err);
+
 /* The profile's jobs for directory dir, in fio's command-line form, one
  * option per element (what --dry-run shows and the tests check). *argv is
  * NULL-terminated and freed with sb_suite_args_free. */

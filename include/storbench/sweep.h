@@ -82,6 +82,7 @@ typedef struct sb_sweep_config {
     bool direct;          /* allow O_DIRECT for reads */
     bool drop_caches;     /* also drop every cache before read points (root) */
     bool destructive;     /* allow writing to block devices */
+    bool force;           /* with destructive: also over a filesystem (target.h) */
     char engine[16];      /* "sync" (read/write) or "psync" (pread/pwrite) */
     sb_progress_fn progress;
     void *progress_ctx;

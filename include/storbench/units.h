@@ -17,6 +17,7 @@
 #ifndef STORBENCH_UNITS_H
 #define STORBENCH_UNITS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,6 +27,15 @@
  * (e.g. "--bs"). On failure *out is 0. */
 SB_MUST_CHECK sb_status sb_parse_size(const char *s, const char *what, uint64_t *out,
                                       sb_error *err);
+
+/* Whether the size s (or one size of a list or range, as
+ * sb_parse_size_list reads them) has a decimal suffix, kB KB MB GB TB:
+ * powers of 1000 here, but powers of 1024 in fio job files (fio's default
+ * kb_base). Then, unless buf is NULL, writes one line about the first such
+ * size to buf (len bytes, cut to fit), what naming the option:
+ * "--size: '4kB' is taken as 4000 bytes (kB = 1000 in storbench's options,
+ * as in SI; fio job files read it as 1024); write 4k or 4KiB for 4096". */
+bool sb_size_si_note(const char *s, const char *what, char *buf, size_t len);
 
 /* Parses a duration into nanoseconds. On failure *out is 0. */
 SB_MUST_CHECK sb_status sb_parse_time_ns(const char *s, const char *what, uint64_t *out,

@@ -110,6 +110,7 @@ typedef struct sb_verify_config {
     uint64_t file_bytes;  /* one file of a directory run */
     uint64_t chunk_bytes; /* one transfer */
     bool destructive;     /* writing to a block device is allowed */
+    bool force;           /* with destructive: also over a filesystem (target.h) */
     bool probe;           /* the quick fake-capacity probe on devices */
     sb_verify_progress_fn progress;
     void *progress_ctx;

@@ -71,6 +71,7 @@ typedef struct sb_zcav_config {
     unsigned passes;      /* times the range is read */
     bool write;           /* write instead of read (needs destructive) */
     bool destructive;     /* writing over the target's data is allowed */
+    bool force;           /* also over a device that holds a filesystem (target.h) */
     bool direct;          /* use O_DIRECT where the target allows it */
     sb_zcav_progress_fn progress;
     void *progress_ctx;

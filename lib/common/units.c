@@ -206,6 +206,50 @@ sb_status sb_parse_size(const char *s, const char *what, uint64_t *out, sb_error
                         opt_name(what), s);
 }
 
+/* The decimal suffixes and the binary ones of the same letter. */
+static const struct si_suffix {
+    const char *name, *binary, *iec;
+    uint64_t mult, binary_mult;
+} si_suffixes[] = {
+    { "kB", "k", "KiB", UINT64_C(1000), KIB },
+    { "KB", "k", "KiB", UINT64_C(1000), KIB },
+    { "MB", "m", "MiB", UINT64_C(1000000), MIB },
+    { "GB", "g", "GiB", UINT64_C(1000000000), GIB },
+    { "TB", "t", "TiB", UINT64_C(1000000000000), TIB },
+};
+
+bool sb_size_si_note(const char *s, const char *what, char *buf, size_t len)
+{
+    if (!s)
+        return false;
+    /* Each size of the text: a list's items and a range's ends alike. */
+    for (const char *p = s; *p;) {
+        size_t n = strcspn(p, ",-");
+        size_t ndig = 0;
+        while (ndig < n && is_digit(p[ndig]))
+            ndig++;
+        uint64_t v;
+        for (size_t i = 0; ndig && i < COUNT_OF(si_suffixes); i++) {
+            const struct si_suffix *x = &si_suffixes[i];
+            if (strlen(x->name) != n - ndig || memcmp(p + ndig, x->name, n - ndig) != 0 ||
+                digits_value(p, ndig, &v) != SCAN_OK || (v && x->binary_mult > UINT64_MAX / v))
+                continue;
+            if (buf && len)
+                snprintf(buf, len,
+                         "%s: '%.*s' is taken as %" PRIu64 " bytes (%s = %" PRIu64
+                         " in storbench's options, as in SI; fio job files read it as %" PRIu64
+                         "); write %.*s%s or %.*s%s for %" PRIu64,
+                         opt_name(what), (int)n, p, v * x->mult, x->name, x->mult, x->binary_mult,
+                         (int)ndig, p, x->binary, (int)ndig, p, x->iec, v * x->binary_mult);
+            return true;
+        }
+        p += n;
+        if (*p)
+            p++;
+    }
+    return false;
+}
+
 sb_status sb_parse_time_ns(const char *s, const char *what, uint64_t *out, sb_error *err)
 {
     *out = 0;

@@ -164,6 +164,18 @@ const char *sb_probe_usb_speed_name(unsigned mbps);
 /* The PCIe generation of a link speed ("8.0 GT/s PCIe" is 3); 0 if unknown. */
 unsigned sb_probe_pcie_generation(const char *speed);
 
+/* How many bytes of a device's start sb_probe_signature_decode reads. */
+#define SB_PROBE_SIGNATURE_BYTES (65536 + 4096)
+/* What the first len bytes of a block device (SB_PROBE_SIGNATURE_BYTES, or
+ * fewer for a smaller device) say it holds, as one phrase in out: "an ext4
+ * filesystem (label 'data', UUID 0f3c...)", "a vfat filesystem (UUID
+ * 1A2B-3C4D)", "an MBR partition table (2 partitions)", "a GPT partition
+ * table", "swap space", "a LUKS encrypted volume", ... Knows ext2/3/4, xfs,
+ * btrfs, f2fs, vfat, exfat, ntfs, iso9660, squashfs, swap, LUKS and the MBR
+ * and GPT partition tables (a filesystem first: a FAT boot sector also ends
+ * in an MBR's 55 AA). False, with out empty, when it knows none of them. */
+bool sb_probe_signature_decode(const unsigned char *buf, size_t len, char *out, size_t out_len);
+
 /* The MMC host's bus settings from debugfs mmcN/ios. */
 typedef struct sb_mmc_ios {
     uint64_t clock_hz;

@@ -3,7 +3,8 @@
  * so each rule can be unit tested with byte strings: the SD card registers
  * (CID, CSD), the Raspberry Pi firmware's throttling bits, partition
  * alignment, the active I/O scheduler, the MMC host's bus settings from
- * debugfs, and names for USB and PCIe link speeds.
+ * debugfs, names for USB and PCIe link speeds, and the filesystem or
+ * partition table signature at the start of a device.
  *
  * Register layouts are those of the SD Physical Layer Simplified
  * Specification (SD Association), sections 5.2 (CID) and 5.3 (CSD); bit 127
@@ -373,4 +374,182 @@ sb_status sb_probe_throttled_kvs(const char *text, sb_kvs *host, sb_error *err)
     if (!st)
         st = sb_kvs_set(host, "soft_temp_limit_occurred", yn[t.soft_temp_limit_occurred], err);
     return st;
+}
+
+/* ---- what a device holds ------------------------------------------------ */
+
+static unsigned le16(const unsigned char *p)
+{
+    return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/* Whether buf[0 .. len) holds the n bytes of magic at offset off. */
+static bool has(const unsigned char *buf, size_t len, size_t off, const char *magic, size_t n)
+{
+    return off + n <= len && memcmp(buf + off, magic, n) == 0;
+}
+
+/* A label of at most n bytes at p: up to the first NUL, trailing blanks
+ * dropped, what is not printable ASCII shown as '?'. */
+static void label_of(const unsigned char *p, size_t n, char *out, size_t out_len)
+{
+    size_t k = 0;
+    while (k < n && p[k])
+        k++;
+    while (k && p[k - 1] == ' ')
+        k--;
+    size_t o = 0;
+    for (size_t i = 0; i < k && o + 1 < out_len; i++)
+        out[o++] = p[i] >= 0x20 && p[i] < 0x7f ? (char)p[i] : '?';
+    if (out_len)
+        out[o] = '\0';
+}
+
+/* The 16 bytes at p as a UUID, 8-4-4-4-12 hex digits; "" when all zero. */
+static void uuid_of(const unsigned char *p, char *out, size_t out_len)
+{
+    static const unsigned char zero[16];
+    if (memcmp(p, zero, 16) == 0) {
+        snprintf(out, out_len, "%s", "");
+        return;
+    }
+    snprintf(out, out_len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+             p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], p[9], p[10], p[11], p[12], p[13],
+             p[14], p[15]);
+}
+
+/* "A TYPE filesystem" with its label and UUID when known. */
+static void fs_phrase(char *out, size_t out_len, const char *type, const char *label,
+                      const char *uuid)
+{
+    /* As the name is said: "an ext4", "an xfs", "an f2fs", "a vfat". */
+    static const char *const an[] = { "ext2", "ext3", "ext4", "exfat",
+                                      "xfs",  "f2fs", "ntfs", "iso9660" };
+    const char *article = "a";
+    for (size_t i = 0; i < sizeof an / sizeof an[0]; i++)
+        if (strcmp(type, an[i]) == 0)
+            article = "an";
+    bool l = label && label[0], u = uuid && uuid[0];
+    snprintf(out, out_len, "%s %s filesystem%s%s%s%s%s%s%s", article, type, l || u ? " (" : "",
+             l ? "label '" : "", l ? label : "", l ? "'" : "", l && u ? ", " : "", u ? "UUID " : "",
+             u ? uuid : "");
+    if (l || u) {
+        size_t n = strlen(out);
+        if (n + 1 < out_len) {
+            out[n] = ')';
+            out[n + 1] = '\0';
+        }
+    }
+}
+
+bool sb_probe_signature_decode(const unsigned char *buf, size_t len, char *out, size_t out_len)
+{
+    char label[260], uuid[40];
+    if (out_len)
+        out[0] = '\0';
+    /* ext2/3/4: the superblock at 1024, magic EF53 at 56. */
+    if (len >= 2048 && le16(buf + 1024 + 56) == 0xEF53) {
+        const unsigned char *sb = buf + 1024;
+        uint32_t compat = le32(sb + 92), incompat = le32(sb + 96);
+        /* ext4: extents, 64bit or flex_bg; ext3: a journal. */
+        const char *type = (incompat & (0x40 | 0x80 | 0x200)) ? "ext4"
+                           : (compat & 0x4)                   ? "ext3"
+                                                              : "ext2";
+        label_of(sb + 120, 16, label, sizeof label);
+        uuid_of(sb + 104, uuid, sizeof uuid);
+        fs_phrase(out, out_len, type, label, uuid);
+        return true;
+    }
+    if (has(buf, len, 0, "XFSB", 4) && len >= 120) {
+        label_of(buf + 108, 12, label, sizeof label);
+        uuid_of(buf + 32, uuid, sizeof uuid);
+        fs_phrase(out, out_len, "xfs", label, uuid);
+        return true;
+    }
+    if (has(buf, len, 65536 + 64, "_BHRfS_M", 8) && len >= 65536 + 299 + 256) {
+        label_of(buf + 65536 + 299, 256, label, sizeof label);
+        uuid_of(buf + 65536 + 32, uuid, sizeof uuid);
+        fs_phrase(out, out_len, "btrfs", label, uuid);
+        return true;
+    }
+    if (len >= 1028 && le32(buf + 1024) == 0xF2F52010u) {
+        fs_phrase(out, out_len, "f2fs", NULL, NULL);
+        return true;
+    }
+    if (has(buf, len, 3, "EXFAT   ", 8) && len >= 104) {
+        uint32_t serial = le32(buf + 100);
+        snprintf(uuid, sizeof uuid, "%04X-%04X", (unsigned)(serial >> 16),
+                 (unsigned)(serial & 0xffff));
+        fs_phrase(out, out_len, "exfat", NULL, uuid);
+        return true;
+    }
+    if (has(buf, len, 3, "NTFS    ", 8) && len >= 80) {
+        uint32_t lo = le32(buf + 72), hi = le32(buf + 76);
+        snprintf(uuid, sizeof uuid, "%08X%08X", (unsigned)hi, (unsigned)lo);
+        fs_phrase(out, out_len, "ntfs", NULL, uuid);
+        return true;
+    }
+    /* FAT: the boot sector's type string, where FAT32 and FAT12/16 keep
+     * it, with the volume serial and label before it. */
+    bool fat32 = has(buf, len, 82, "FAT32   ", 8);
+    if (fat32 || has(buf, len, 54, "FAT1", 4)) {
+        size_t at = fat32 ? 67 : 39;
+        uint32_t serial = le32(buf + at);
+        snprintf(uuid, sizeof uuid, "%04X-%04X", (unsigned)(serial >> 16),
+                 (unsigned)(serial & 0xffff));
+        label_of(buf + at + 4, 11, label, sizeof label);
+        if (strcmp(label, "NO NAME") == 0)
+            label[0] = '\0';
+        fs_phrase(out, out_len, "vfat", label, uuid);
+        return true;
+    }
+    if (has(buf, len, 32769, "CD001", 5)) {
+        fs_phrase(out, out_len, "iso9660", NULL, NULL);
+        return true;
+    }
+    if (has(buf, len, 0, "hsqs", 4)) {
+        fs_phrase(out, out_len, "squashfs", NULL, NULL);
+        return true;
+    }
+    if (has(buf, len, 0, "LUKS\xba\xbe", 6)) {
+        snprintf(out, out_len, "a LUKS encrypted volume");
+        return true;
+    }
+    /* Swap: the signature ends the first page (4 KiB here, the page size
+     * of the machines storbench runs on; 64 KiB pages too). */
+    static const size_t pages[] = { 4096, 16384, 65536 };
+    for (size_t i = 0; i < sizeof pages / sizeof pages[0]; i++)
+        if (has(buf, len, pages[i] - 10, "SWAPSPACE2", 10) ||
+            has(buf, len, pages[i] - 10, "SWAP-SPACE", 10)) {
+            uuid_of(buf + 1024 + 12, uuid, sizeof uuid);
+            snprintf(out, out_len, "swap space%s%s%s", uuid[0] ? " (UUID " : "",
+                     uuid[0] ? uuid : "", uuid[0] ? ")" : "");
+            return true;
+        }
+    if (has(buf, len, 512, "EFI PART", 8)) {
+        snprintf(out, out_len, "a GPT partition table");
+        return true;
+    }
+    if (len >= 512 && buf[510] == 0x55 && buf[511] == 0xAA) {
+        /* Four entries, each with a boot flag of 00 or 80 and a type
+         * (00: unused); at least one used. */
+        unsigned parts = 0;
+        bool flags_ok = true;
+        for (unsigned i = 0; i < 4; i++) {
+            const unsigned char *e = buf + 446 + 16 * i;
+            flags_ok = flags_ok && (e[0] == 0x00 || e[0] == 0x80);
+            parts += e[4] != 0;
+        }
+        if (parts && flags_ok) {
+            snprintf(out, out_len, "an MBR partition table (%u partition%s)", parts,
+                     parts == 1 ? "" : "s");
+            return true;
+        }
+    }
+    return false;
 }

@@ -48,7 +48,7 @@ static int discard(void *ctx, const char *data, size_t len)
 
 sb_sink *sb_html_out(sb_html_page *h)
 {
-    return h->svg_only ? &h->null : h->out;
+    return h->svg_only || h->list ? &h->null : h->out;
 }
 
 void sb_html_esc(sb_html_page *h, const char *s)
@@ -65,6 +65,14 @@ void sb_html_oom(sb_html_page *h)
 sb_sink *sb_html_chart_begin(sb_html_page *h, sb_svg_chart *c)
 {
     h->charts++;
+    char line[160];
+    int n = snprintf(line, sizeof line, "%zu: %s\n", h->charts, c->title ? c->title : "");
+    if (n > 0 && sb_buf_append(&h->titles, line, strlen(line), NULL) != SB_OK)
+        sb_html_oom(h);
+    if (h->list) {
+        c->standalone = true;
+        return &h->null;
+    }
     if (!h->svg_only) {
         c->standalone = false;
         sb_sink_puts(h->out, "<figure>\n");
@@ -76,7 +84,7 @@ sb_sink *sb_html_chart_begin(sb_html_page *h, sb_svg_chart *c)
 
 void sb_html_chart_end(sb_html_page *h)
 {
-    if (!h->svg_only)
+    if (!h->svg_only && !h->list)
         sb_sink_puts(h->out, "</figure>\n");
 }
 
@@ -421,6 +429,31 @@ sb_status sb_html_parse_format(const char *s, sb_html_format *out, sb_error *err
     return SB_OK;
 }
 
+/* SB_E_INVALID: the chart wanted is not on the page, with the page's
+ * charts "N: title", as many as the message holds. */
+static SB_MUST_CHECK sb_status chart_missing(const sb_html_page *h, sb_error *err)
+{
+    char msg[SB_ERROR_MSG_MAX];
+    size_t len =
+        (size_t)snprintf(msg, sizeof msg, "--chart %zu: the report has %zu chart%s:", h->want,
+                         h->charts, h->charts == 1 ? "" : "s");
+    const char *p = h->titles.data, *end = p + h->titles.len;
+    static const char more[] = " ...";
+    for (size_t i = 0; p && p < end; i++) {
+        const char *nl = memchr(p, '\n', (size_t)(end - p));
+        size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+        /* Room for "; " (or " "), the title and, after it, " ..." */
+        if (len + 2 + n + sizeof more >= sizeof msg) {
+            memcpy(msg + len, more, sizeof more);
+            len += sizeof more - 1;
+            break;
+        }
+        len += (size_t)snprintf(msg + len, sizeof msg - len, "%s%.*s", i ? "; " : " ", (int)n, p);
+        p = nl ? nl + 1 : end;
+    }
+    return sb_error_set(err, SB_E_INVALID, 0, "%s", msg);
+}
+
 sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fmt,
                          const sb_html_opts *opts, sb_sink *sink, sb_error *err)
 {
@@ -430,6 +463,7 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
     sb_html_page h = { .out = sink,
                        .null = { .write = discard },
                        .svg_only = fmt == SB_HTML_SVG,
+                       .list = fmt == SB_HTML_CHART_LIST,
                        .want = opts->chart ? opts->chart : 1,
                        .ro = { .si = opts->si } };
     sb_status st = build_cols(&h, runs, n, err);
@@ -458,10 +492,15 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
     }
     free(kinds.v);
     sb_sink_puts(sb_html_out(&h), "</body>\n</html>\n");
-    if (h.svg_only && h.want > h.charts) {
+    if (h.list) {
+        if (!h.charts) {
+            st = sb_error_set(err, SB_E_INVALID, 0, "the runs give no chart to draw");
+            goto out;
+        }
+        sb_sink_write(sink, h.titles.data, h.titles.len);
+    } else if (h.svg_only && h.want > h.charts) {
         if (h.charts)
-            st = sb_error_set(err, SB_E_INVALID, 0, "--chart %zu: the report has %zu chart%s",
-                              h.want, h.charts, h.charts == 1 ? "" : "s");
+            st = chart_missing(&h, err);
         else
             st = sb_error_set(err, SB_E_INVALID, 0, "the runs give no chart to draw");
         goto out;
@@ -471,5 +510,6 @@ out:
     for (size_t c = 0; c < h.n_cols; c++)
         free(h.cols[c].name);
     free(h.cols);
+    sb_buf_free(&h.titles);
     return st;
 }

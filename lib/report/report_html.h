@@ -37,6 +37,8 @@ typedef struct sb_html_page {
     bool svg_only;
     size_t want;   /* SVG mode: the chart wanted, 1-based */
     size_t charts; /* charts met so far */
+    bool list;     /* list the charts: "N: title" lines, nothing else */
+    sb_buf titles; /* "N: title\n" of every chart met so far */
     sb_report_opts ro;
     sb_html_col *cols;
     size_t n_cols;
@@ -59,9 +61,10 @@ sb_sink *sb_html_out(sb_html_page *h);
 void sb_html_esc(sb_html_page *h, const char *s);
 /* Records that memory ran out (the render then fails with SB_E_NOMEM). */
 void sb_html_oom(sb_html_page *h);
-/* Numbers a chart and returns the sink it goes to (in the page, inside a
- * <figure>; in SVG mode the output for the chart wanted, nowhere for the
- * others), setting c->standalone. sb_html_chart_end closes it. */
+/* Numbers a chart, notes its title (c->title) and returns the sink it goes
+ * to (in the page, inside a <figure>; in SVG mode the output for the chart
+ * wanted, nowhere for the others; when listing, nowhere), setting
+ * c->standalone. sb_html_chart_end closes it. */
 sb_sink *sb_html_chart_begin(sb_html_page *h, sb_svg_chart *c);
 void sb_html_chart_end(sb_html_page *h);
 

@@ -214,8 +214,9 @@ sb_status sb_job_files_resolve(sb_jshared *sh, const sb_joblist *jobs, sb_jworke
 sb_status sb_job_files_open(sb_jshared *sh, sb_jfile *f, sb_error *err)
 {
     const sb_job_config *c = sh->c;
-    unsigned flags =
-        (f->write ? SB_TARGET_WRITE : 0) | (c->destructive ? SB_TARGET_DESTRUCTIVE : 0);
+    unsigned flags = (f->write ? SB_TARGET_WRITE : 0) |
+                     (c->destructive ? SB_TARGET_DESTRUCTIVE : 0) |
+                     (c->destructive && c->force ? SB_TARGET_FORCE : 0);
     sb_target_kind kind;
     uint64_t size;
     sb_status st = sb_target_stat(f->path, &kind, &size, err);

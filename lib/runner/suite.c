@@ -114,6 +114,47 @@ static const struct std_test {
     { "MIX4K Q8T1", "randrw", "4k", 8 },
 };
 
+sb_status sb_suite_file_size(const sb_suite_config *c, const char *dir, uint64_t free_bytes,
+                             uint64_t *size_bytes, bool *fitted, sb_error *err)
+{
+    uint64_t size = c->size_bytes;
+    bool cut = false;
+    if (!size) {
+        /* 1 GiB, or 3/4 of the free space in whole MiB when that is
+         * less, so that the filesystem never fills up. */
+        size = SB_SUITE_DEFAULT_SIZE;
+        if (free_bytes / 4 * 3 < size) {
+            size = free_bytes / 4 * 3 / (1u << 20) * (1u << 20);
+            cut = true;
+        }
+    }
+    *size_bytes = size;
+    if (fitted)
+        *fitted = cut;
+    if (size < SB_SUITE_MIN_SIZE)
+        return sb_error_set(err, SB_E_NOSPACE, 0,
+                            "'%s' has %" PRIu64 " MiB free; the suite needs a test file of at "
+                            "least %llu MiB",
+                            dir, free_bytes >> 20, SB_SUITE_MIN_SIZE >> 20);
+    return SB_OK;
+}
+
+sb_status sb_suite_free_space(const char *dir, uint64_t *free_bytes, sb_error *err)
+{
+    *free_bytes = 0;
+    sb_target *t;
+    SB_TRY(sb_target_open(dir, SB_TARGET_WRITE, &t, err));
+    bool is_dir = sb_target_kind_of(t) == SB_TARGET_DIRECTORY;
+    *free_bytes = sb_target_space_bytes(t);
+    sb_target_close(t);
+    if (!is_dir)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "'%s' is a block device: storbench run measures a directory (for a "
+                            "raw device use storbench job --filename=%s)",
+                            dir, dir);
+    return SB_OK;
+}
+
 /* sb_suite_args with the queued tests' engine already picked (aeng, NULL:
  * psync), so that a run probes the engines once. */
 static SB_MUST_CHECK sb_status suite_args(const sb_suite_config *c, const char *aeng,
@@ -126,23 +167,21 @@ static SB_MUST_CHECK sb_status suite_args(const sb_suite_config *c, const char *
     long pid = (long)getpid();
     add(&b, "--directory=%s", dir);
     if (c->profile == SB_SUITE_STANDARD) {
-        uint64_t size = c->size_bytes;
-        if (!size) {
-            /* 1 GiB, or 3/4 of the free space in whole MiB when that is
-             * less, so that the filesystem never fills up. */
-            size = SB_SUITE_DEFAULT_SIZE;
-            if (free_bytes / 4 * 3 < size)
-                size = free_bytes / 4 * 3 / (1u << 20) * (1u << 20);
-        }
-        if (size < SB_SUITE_MIN_SIZE) {
+        uint64_t size;
+        sb_status st = sb_suite_file_size(c, dir, free_bytes, &size, NULL, err);
+        if (st != SB_OK) {
             sb_suite_args_free(b.v);
-            return sb_error_set(err, SB_E_NOSPACE, 0,
-                                "'%s' has %" PRIu64 " MiB free; the suite needs a test file of at "
-                                "least %llu MiB",
-                                dir, free_bytes >> 20, SB_SUITE_MIN_SIZE >> 20);
+            return st;
         }
         add(&b, "--filename=storbench-run-%ld.tmp", pid);
-        add(&b, "--size=%" PRIu64, size);
+        /* In whole GiB or MiB when it is one (fio reads g and m as 1024^3
+         * and 1024^2), else in bytes. */
+        if (size % (1u << 30) == 0)
+            add(&b, "--size=%" PRIu64 "g", size >> 30);
+        else if (size % (1u << 20) == 0)
+            add(&b, "--size=%" PRIu64 "m", size >> 20);
+        else
+            add(&b, "--size=%" PRIu64, size);
         add(&b, "--direct=1");
         add(&b, "--ioengine=%s", aeng ? aeng : "psync");
         if (c->runtime_us % 1000000 == 0)
@@ -224,16 +263,8 @@ void sb_suite_args_free(char **argv)
 
 sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, sb_error *err)
 {
-    sb_target *t;
-    SB_TRY(sb_target_open(dir, SB_TARGET_WRITE, &t, err));
-    bool is_dir = sb_target_kind_of(t) == SB_TARGET_DIRECTORY;
-    uint64_t free_bytes = sb_target_space_bytes(t);
-    sb_target_close(t);
-    if (!is_dir)
-        return sb_error_set(err, SB_E_INVALID, 0,
-                            "'%s' is a block device: storbench run measures a directory (for a "
-                            "raw device use storbench job --filename=%s)",
-                            dir, dir);
+    uint64_t free_bytes;
+    SB_TRY(sb_suite_free_space(dir, &free_bytes, err));
     /* The engines passed over, and why: said before the tests, and kept
      * with each test ("engine_fallback") for the summary's header. */
     const char *aeng;

@@ -690,7 +690,7 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
     sb_status st = (targets && file_bytes) ? SB_OK : sb_error_nomem(err, NULL);
     unsigned flags = c->do_write ? SB_TARGET_WRITE : 0;
     if (c->destructive)
-        flags |= SB_TARGET_DESTRUCTIVE;
+        flags |= SB_TARGET_DESTRUCTIVE | (c->force ? SB_TARGET_FORCE : 0);
     for (size_t i = 0; st == SB_OK && i < n_paths; i++) {
         /* Reads of a directory need a file written first. */
         unsigned f = flags;

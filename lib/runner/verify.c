@@ -397,7 +397,8 @@ sb_status sb_verify_run(const sb_verify_config *c, const char *path, sb_run *run
                             path);
     unsigned flags = 0;
     if (c->phase != SB_VERIFY_READ_ONLY)
-        flags = SB_TARGET_WRITE | (c->destructive ? SB_TARGET_DESTRUCTIVE : 0);
+        flags = SB_TARGET_WRITE | (c->destructive ? SB_TARGET_DESTRUCTIVE : 0) |
+                (c->destructive && c->force ? SB_TARGET_FORCE : 0);
     verify_ctx v = { .c = c, .path = path, .align = SB_VERIFY_DIR_ALIGN };
     SB_TRY(sb_target_open(path, flags, &v.t, err));
     v.device = sb_target_kind_of(v.t) == SB_TARGET_DEVICE;

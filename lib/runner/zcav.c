@@ -144,7 +144,8 @@ static SB_MUST_CHECK sb_status open_target(zscan *z, sb_error *err)
     if (kind == SB_TARGET_DIRECTORY)
         return sb_error_set(err, SB_E_INVALID, 0,
                             "'%s' is a directory: zcav reads a block device or a file", z->path);
-    unsigned flags = SB_TARGET_FILE_OK | (c->write ? SB_TARGET_WRITE | SB_TARGET_DESTRUCTIVE : 0);
+    unsigned flags = SB_TARGET_FILE_OK | (c->write ? SB_TARGET_WRITE | SB_TARGET_DESTRUCTIVE : 0) |
+                     (c->force ? SB_TARGET_FORCE : 0);
     SB_TRY(sb_target_open(z->path, flags, &z->target, err));
     z->is_device = sb_target_kind_of(z->target) == SB_TARGET_DEVICE;
     z->size_bytes = sb_target_space_bytes(z->target);

@@ -80,6 +80,34 @@ static SB_MUST_CHECK sb_status open_directory(sb_target *t, sb_error *err)
     return SB_OK;
 }
 
+/* The rest of the device-safety rule (target.h): what the device fd holds
+ * (a filesystem, ...) is written over only with SB_TARGET_FORCE. A device
+ * that cannot be read is left to the run to report. */
+static SB_MUST_CHECK sb_status check_contents(const sb_target *t, int fd, sb_error *err)
+{
+    unsigned char *buf = malloc(SB_PROBE_SIGNATURE_BYTES);
+    if (!buf)
+        return sb_error_nomem(err, NULL);
+    size_t got = 0;
+    while (got < SB_PROBE_SIGNATURE_BYTES) {
+        ssize_t r = pread(fd, buf + got, SB_PROBE_SIGNATURE_BYTES - got, (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        got += (size_t)r;
+    }
+    char what[384];
+    bool holds = sb_probe_signature_decode(buf, got, what, sizeof what);
+    free(buf);
+    if (!holds)
+        return SB_OK;
+    return sb_error_set(err, SB_E_PERM, 0,
+                        "refusing to write to '%s': it holds %s, which writing destroys; add "
+                        "--force to write over it",
+                        t->path, what);
+}
+
 static SB_MUST_CHECK sb_status open_device(sb_target *t, sb_error *err)
 {
     SB_TRY(
@@ -93,10 +121,13 @@ static SB_MUST_CHECK sb_status open_device(sb_target *t, sb_error *err)
         size = 0;
     if (ioctl(fd, BLKSSZGET, &lbs) != 0)
         lbs = 0;
+    sb_status st = SB_OK;
+    if ((t->flags & SB_TARGET_WRITE) && !(t->flags & SB_TARGET_FORCE))
+        st = check_contents(t, fd, err);
     close(fd);
     t->space_bytes = size;
     t->logical_block = lbs > 0 ? (unsigned)lbs : 0;
-    return SB_OK;
+    return st;
 }
 
 /* stat(2) of path, with the message every caller wants when it fails. */

@@ -36,6 +36,8 @@ enum {
     SB_TARGET_WRITE = 1u << 0,       /* the caller intends to write */
     SB_TARGET_DESTRUCTIVE = 1u << 1, /* writing to a device or a file not ours is allowed */
     SB_TARGET_FILE_OK = 1u << 2,     /* a regular file is a target (else refused) */
+    SB_TARGET_FORCE = 1u << 3,       /* with DESTRUCTIVE: writing over a device that
+                                      * holds a filesystem is allowed too */
 };
 
 /* What path is, without opening it for anything but a device's size: its
@@ -63,7 +65,12 @@ SB_MUST_CHECK sb_status sb_target_open(const char *path, unsigned flags, sb_targ
  * a partition of it, or on a dm/md device stacked on it), is mounted, has a
  * mounted partition, is swap or has a swap partition, or has holders.
  * Without SB_TARGET_WRITE everything is allowed (reading is harmless).
- * sb_target_open calls it for every device target. */
+ * sb_target_open calls it for every device target, and then, when writing
+ * is allowed, reads the device's first bytes: a device that holds a
+ * filesystem, swap, an encrypted volume or a partition table
+ * (sb_probe_signature_decode) is written only with SB_TARGET_FORCE too
+ * (SB_E_PERM otherwise, the message naming what it holds: type, label,
+ * UUID). */
 SB_MUST_CHECK sb_status sb_target_check_device_write(const char *root, const char *path,
                                                      unsigned maj, unsigned min, unsigned flags,
                                                      sb_error *err);

@@ -73,7 +73,7 @@ offers --destructive sweep --d
 offers --dry-run run --d
 offers -l verify -
 offers --ids results list --
-expect "--file-size --format" sweep --f
+expect "--file-size --force --format" sweep --f
 expect "csv json text" sweep --format ""
 expect "csv" sweep -f c
 expect "fio-json json text" run --format ""

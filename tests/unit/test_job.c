@@ -345,7 +345,7 @@ static void test_suite_args(void **state)
     bool size = false, runtime = false;
     for (int i = 0; i < argc; i++) {
         names += strncmp(argv[i], "--name=", 7) == 0;
-        size |= strcmp(argv[i], "--size=1073741824") == 0;
+        size |= strcmp(argv[i], "--size=1g") == 0;
         runtime |= strcmp(argv[i], "--runtime=5s") == 0;
     }
     assert_int_equal(names, 9);
@@ -355,11 +355,23 @@ static void test_suite_args(void **state)
     assert_int_equal(sb_suite_args(&c, "/x", 400ull << 20, &argv, &argc, &err), SB_OK);
     bool small = false;
     for (int i = 0; i < argc; i++)
-        small |= strcmp(argv[i], "--size=314572800") == 0;
+        small |= strcmp(argv[i], "--size=300m") == 0;
     assert_true(small);
     sb_suite_args_free(argv);
+    /* the same rule alone, and whether it cut the size */
+    uint64_t fsize;
+    bool fitted;
+    assert_int_equal(sb_suite_file_size(&c, "/x", 400ull << 20, &fsize, &fitted, &err), SB_OK);
+    assert_true(fsize == 300ull << 20 && fitted);
+    assert_int_equal(sb_suite_file_size(&c, "/x", 100ull << 30, &fsize, &fitted, &err), SB_OK);
+    assert_true(fsize == 1ull << 30 && !fitted);
+    c.size_bytes = 64ull << 20;
+    assert_int_equal(sb_suite_file_size(&c, "/x", 400ull << 20, &fsize, &fitted, &err), SB_OK);
+    assert_true(fsize == 64ull << 20 && !fitted);
+    c.size_bytes = 0;
     /* too little space */
     assert_int_equal(sb_suite_args(&c, "/x", 8ull << 20, &argv, &argc, &err), SB_E_NOSPACE);
+    assert_int_equal(sb_suite_file_size(&c, "/x", 8ull << 20, &fsize, &fitted, &err), SB_E_NOSPACE);
     /* the pi profile: seven tests */
     c.profile = SB_SUITE_PI;
     assert_int_equal(sb_suite_args(&c, "/x", 100ull << 30, &argv, &argc, &err), SB_OK);

@@ -443,26 +443,142 @@ static void test_fs_type_statfs(void **state)
     assert_string_equal(name, "");
 }
 
+/* ---- sb_probe_signature_decode: built superblocks and tables ---- */
+
+static void put16(unsigned char *p, unsigned v)
+{
+    p[0] = (unsigned char)v;
+    p[1] = (unsigned char)(v >> 8);
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    put16(p, v & 0xffff);
+    put16(p + 2, v >> 16);
+}
+
+static void test_signature(void **state)
+{
+    (void)state;
+    size_t len = SB_PROBE_SIGNATURE_BYTES;
+    unsigned char *b = calloc(1, len);
+    assert_non_null(b);
+    char out[384];
+    /* Nothing known: zeros. */
+    assert_false(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "");
+
+    /* ext4: magic, an extents feature, label and UUID. */
+    put16(b + 1024 + 56, 0xEF53);
+    put32(b + 1024 + 96, 0x40);
+    memcpy(b + 1024 + 120, "data", 4);
+    for (int i = 0; i < 16; i++)
+        b[1024 + 104 + i] = (unsigned char)(0x10 + i);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "an ext4 filesystem (label 'data', UUID "
+                             "10111213-1415-1617-1819-1a1b1c1d1e1f)");
+    /* ext3 (a journal), ext2 (neither), no label. */
+    put32(b + 1024 + 96, 0);
+    put32(b + 1024 + 92, 0x4);
+    memset(b + 1024 + 120, 0, 16);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "an ext3 filesystem (UUID 10111213-1415-1617-1819-1a1b1c1d1e1f)");
+    put32(b + 1024 + 92, 0);
+    memset(b + 1024 + 104, 0, 16);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "an ext2 filesystem");
+    /* Too short to hold the superblock: not ext. */
+    assert_false(sb_probe_signature_decode(b, 1500, out, sizeof out));
+    memset(b, 0, len);
+
+    /* FAT32 with a label and its serial, and the 55 AA it shares with an
+     * MBR: a filesystem, not a partition table. */
+    memcpy(b + 82, "FAT32   ", 8);
+    put32(b + 67, 0x1A2B3C4D);
+    memcpy(b + 71, "CARD       ", 11);
+    b[510] = 0x55;
+    b[511] = 0xAA;
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "a vfat filesystem (label 'CARD', UUID 1A2B-3C4D)");
+    /* "NO NAME" is no label. */
+    memcpy(b + 71, "NO NAME    ", 11);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "a vfat filesystem (UUID 1A2B-3C4D)");
+    memset(b, 0, 512);
+
+    /* An MBR with two partitions; a bad boot flag is no MBR. */
+    b[510] = 0x55;
+    b[511] = 0xAA;
+    b[446 + 4] = 0x0c;
+    b[446 + 16 + 4] = 0x83;
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "an MBR partition table (2 partitions)");
+    b[446] = 0x42;
+    assert_false(sb_probe_signature_decode(b, len, out, sizeof out));
+    /* No used entry: no MBR either. */
+    memset(b, 0, 512);
+    b[510] = 0x55;
+    b[511] = 0xAA;
+    assert_false(sb_probe_signature_decode(b, len, out, sizeof out));
+    /* GPT. */
+    memcpy(b + 512, "EFI PART", 8);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "a GPT partition table");
+    memset(b, 0, 1024);
+
+    /* Swap, btrfs, xfs, exfat, LUKS. */
+    memcpy(b + 4096 - 10, "SWAPSPACE2", 10);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "swap space");
+    memset(b + 4096 - 10, 0, 10);
+    memcpy(b + 65536 + 64, "_BHRfS_M", 8);
+    memcpy(b + 65536 + 299, "pool", 4);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "a btrfs filesystem (label 'pool')");
+    memset(b + 65536, 0, 4096);
+    memcpy(b, "XFSB", 4);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "an xfs filesystem");
+    memcpy(b,
+           "\xeb"
+           "v"
+           "\x90"
+           "EXFAT   ",
+           11);
+    put32(b + 100, 0xDEADBEEF);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "an exfat filesystem (UUID DEAD-BEEF)");
+    memset(b, 0, 512);
+    memcpy(b, "LUKS\xba\xbe", 6);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "a LUKS encrypted volume");
+    /* A label that is not printable, and a small buffer. */
+    memset(b, 0, 512);
+    put16(b + 1024 + 56, 0xEF53);
+    memcpy(b + 1024 + 120,
+           "a\x01"
+           "b",
+           3);
+    assert_true(sb_probe_signature_decode(b, len, out, sizeof out));
+    assert_string_equal(out, "an ext2 filesystem (label 'a?b')");
+    char small[8];
+    assert_true(sb_probe_signature_decode(b, len, small, sizeof small));
+    assert_int_equal(strlen(small), sizeof small - 1);
+    free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mount_of_devno),
-        cmocka_unit_test(test_mount_of_path),
-        cmocka_unit_test(test_device_in_use),
-        cmocka_unit_test(test_logical_block_size),
-        cmocka_unit_test(test_host_basic),
-        cmocka_unit_test(test_cid_decode),
-        cmocka_unit_test(test_cid_kvs),
-        cmocka_unit_test(test_csd_decode),
-        cmocka_unit_test(test_throttled),
-        cmocka_unit_test(test_alignment),
-        cmocka_unit_test(test_scheduler),
-        cmocka_unit_test(test_bus_names),
-        cmocka_unit_test(test_block_pi),
-        cmocka_unit_test(test_block_missing_files),
-        cmocka_unit_test(test_host_missing_files),
-        cmocka_unit_test(test_snapshot_errors),
-        cmocka_unit_test(test_fs_type_statfs),
+        cmocka_unit_test(test_signature),           cmocka_unit_test(test_mount_of_devno),
+        cmocka_unit_test(test_mount_of_path),       cmocka_unit_test(test_device_in_use),
+        cmocka_unit_test(test_logical_block_size),  cmocka_unit_test(test_host_basic),
+        cmocka_unit_test(test_cid_decode),          cmocka_unit_test(test_cid_kvs),
+        cmocka_unit_test(test_csd_decode),          cmocka_unit_test(test_throttled),
+        cmocka_unit_test(test_alignment),           cmocka_unit_test(test_scheduler),
+        cmocka_unit_test(test_bus_names),           cmocka_unit_test(test_block_pi),
+        cmocka_unit_test(test_block_missing_files), cmocka_unit_test(test_host_missing_files),
+        cmocka_unit_test(test_snapshot_errors),     cmocka_unit_test(test_fs_type_statfs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

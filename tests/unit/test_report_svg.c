@@ -492,7 +492,13 @@ static void test_seed000(void **state)
     sb_buf_free(&out);
 
     assert_int_equal(render(seed000_run, 4, SB_HTML_SVG, 3, &out, &err), SB_E_INVALID);
-    assert_non_null(strstr(err.msg, "--chart 3: the report has 2 charts"));
+    assert_string_equal(err.msg, "--chart 3: the report has 2 charts: 1: Sweep: write throughput "
+                                 "per block size; 2: Sweep: read throughput per block size");
+    sb_buf_free(&out);
+
+    ok(render(seed000_run, 4, SB_HTML_CHART_LIST, 0, &out, &err), &err);
+    assert_string_equal(out.data, "1: Sweep: write throughput per block size\n"
+                                  "2: Sweep: read throughput per block size\n");
     sb_buf_free(&out);
 }
 

@@ -644,9 +644,39 @@ static void test_suggest(void **state)
     assert_true(sb_suggest_distance(longw, "a") == SIZE_MAX);
 }
 
+/* A decimal suffix (powers of 1000 here, of 1024 in fio job files) is
+ * noted; binary ones, bytes and plain numbers are not. */
+static void test_size_si_note(void **state)
+{
+    (void)state;
+    char buf[SB_ERROR_MSG_MAX];
+    assert_true(sb_size_si_note("4kB", "--size", buf, sizeof buf));
+    assert_string_equal(buf, "--size: '4kB' is taken as 4000 bytes (kB = 1000 in storbench's "
+                             "options, as in SI; fio job files read it as 1024); write 4k or "
+                             "4KiB for 4096");
+    assert_true(sb_size_si_note("2GB", "-s", buf, sizeof buf));
+    assert_non_null(strstr(buf, "-s: '2GB' is taken as 2000000000 bytes (GB = 1000000000"));
+    assert_non_null(strstr(buf, "write 2g or 2GiB for 2147483648"));
+    /* A list or a range: the first decimal size. */
+    assert_true(sb_size_si_note("4k,64KB,1MB", "--bs", buf, sizeof buf));
+    assert_non_null(strstr(buf, "--bs: '64KB' is taken as 64000 bytes"));
+    assert_true(sb_size_si_note("512-1MB", "--bs", NULL, 0));
+    static const char *const quiet[] = { "4k",     "4K",     "4KiB", "4Ki", "1m",
+                                         "1MiB",   "512",    "512b", "1g",  "1t",
+                                         "4k,64k", "512-1m", "",     "kB",  "4xB" };
+    for (size_t i = 0; i < sizeof quiet / sizeof quiet[0]; i++)
+        assert_false(sb_size_si_note(quiet[i], "--size", buf, sizeof buf));
+    assert_false(sb_size_si_note(NULL, "--size", buf, sizeof buf));
+    /* Cut to the buffer. */
+    char small[16];
+    assert_true(sb_size_si_note("1TB", "--size", small, sizeof small));
+    assert_int_equal(strlen(small), sizeof small - 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_size_si_note),
         cmocka_unit_test(test_size_good),
         cmocka_unit_test(test_size_bad),
         cmocka_unit_test(test_size_message),
