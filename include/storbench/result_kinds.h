@@ -40,7 +40,8 @@ bool sb_metric_is_headline(const char *metric);
  * alone, the same whether storbench measured it or fio did and it was
  * imported: "RW [MIX%] BS QnTm direct|buffered DIRECTION", as "randread
  * 4k Q32T1 direct read" (fio's rw, rwmixread for rw and randrw only, the
- * block size of that direction, iodepth, numjobs, direct; the direction);
+ * block size of that direction: 4k, 1.5M, or bytes when not whole KiB;
+ * iodepth, numjobs, direct; the direction);
  * "randrw 75% 4k Q8T1 direct write". Written to buf (len bytes, truncated);
  * false, with buf empty, for other kinds and for a test whose parameters
  * do not say (no rw or bs: the pi profile's score). */

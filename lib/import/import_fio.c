@@ -140,7 +140,8 @@ static bool fio_true(const char *v)
 
 /* The parameters that say what the job did, written as storbench job
  * writes them (job.h), so that both give a test the same identity
- * (sb_test_identity): rw (fio's name, without a ":N" modifier), bs (bytes,
+ * (sb_test_identity): rw (fio's name, without a ":N" modifier), rwmixread
+ * (from rwmixwrite when only that is given), bs (bytes,
  * of this direction: "4k,16k" is read 4k, write 16k), iodepth (1 for fio's
  * synchronous engines, which cap it), numjobs (the jobs this entry reports:
  * the option when reports_all, else 1) and direct (0 or 1). One that fio
@@ -155,6 +156,13 @@ static SB_MUST_CHECK sb_status identity_params(sb_test *t, const json_t *opts, c
     snprintf(mode, sizeof mode, "%s", rw ? rw : "read");
     mode[strcspn(mode, ":")] = '\0';
     SB_TRY(sb_kvs_set(p, "rw", strcmp(mode, "readwrite") == 0 ? "rw" : mode, err));
+    /* storbench job states the mix as rwmixread alone */
+    const char *mixr = option(opts, global, (const char *const[]){ "rwmixread", NULL });
+    const char *mixw = option(opts, global, (const char *const[]){ "rwmixwrite", NULL });
+    char *end = NULL;
+    unsigned long w = mixw ? strtoul(mixw, &end, 10) : 0;
+    if (!mixr && mixw && end != mixw && !*end && w <= 100)
+        SB_TRY(sb_kvs_setf(p, err, "rwmixread", "%lu", 100 - w));
     const char *kb = option(opts, global, (const char *const[]){ "kb_base", NULL });
     unsigned kb_base = kb && strcmp(kb, "1000") == 0 ? 1000 : 1024;
     const char *bs = option(opts, global, (const char *const[]){ "bs", "blocksize", NULL });

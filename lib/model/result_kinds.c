@@ -84,10 +84,14 @@ bool sb_test_identity(const sb_test *t, char *buf, size_t len)
     char mixed[16] = "";
     if (strcmp(rw, "rw") == 0 || strcmp(rw, "randrw") == 0)
         snprintf(mixed, sizeof mixed, " %" PRIu64 "%%", mix);
+    /* sb_format_size is exact for whole KiB ("4k", "1.5M"); others in bytes */
     char size[32];
-    int n = snprintf(buf, len, "%s%s %s Q%" PRIu64 "T%" PRIu64 " %s %s", rw, mixed,
-                     sb_format_size(bs, size, sizeof size), depth, jobs,
-                     direct ? "direct" : "buffered", dir);
+    if (bs % 1024 == 0)
+        sb_format_size(bs, size, sizeof size);
+    else
+        snprintf(size, sizeof size, "%" PRIu64, bs);
+    int n = snprintf(buf, len, "%s%s %s Q%" PRIu64 "T%" PRIu64 " %s %s", rw, mixed, size, depth,
+                     jobs, direct ? "direct" : "buffered", dir);
     return n > 0;
 }
 

@@ -355,6 +355,55 @@ static void test_bad(void **state)
 }
 
 /* Small cases without files: NUL bytes, blank text, other JSON shapes. */
+/* A job of fio's JSON with only what the reader needs. */
+#define FIO_JOB(name, opts, rd, wr)                                                                \
+    "{\"jobname\": \"" name "\", \"groupid\": 0, \"job options\": {" opts "},"                     \
+    "\"read\": {\"io_bytes\": " #rd ", \"bw_bytes\": 1, \"iops\": 1, \"runtime\": 1},"             \
+    "\"write\": {\"io_bytes\": " #wr ", \"bw_bytes\": 1, \"iops\": 1, \"runtime\": 1},"            \
+    "\"trim\": {\"io_bytes\": 0, \"bw_bytes\": 0, \"iops\": 0, \"runtime\": 0}}"
+
+/* What a fio job did, as storbench job writes it, from fio's spellings:
+ * aliases, per-direction block sizes, kb_base, rwmixwrite, a queue depth
+ * with an asynchronous engine, and numjobs copies reported one by one. */
+static void test_fio_identity(void **state)
+{
+    (void)state;
+    static const char data[] = "{\"fio version\": \"fio-3.33\", \"timestamp\": 1, \"jobs\": [" FIO_JOB(
+        "mix",
+        "\"readwrite\": \"randrw:4\", \"blocksize\": \"4k,16k\", "
+        "\"rwmixwrite\": \"30\", \"ioengine\": \"libaio\", \"iodepth\": \"8\", "
+        "\"direct\": \"1\"",
+        1,
+        1) "," FIO_JOB("si",
+                       "\"rw\": \"read\", \"bs\": \"4k\", \"kb_base\": \"1000\", "
+                       "\"iodepth\": \"8\", \"buffered\": \"0\"",
+                       1,
+                       0) "," FIO_JOB("two",
+                                      "\"rw\": \"write\", \"bs\": \"1m\", \"numjobs\": \"2\"", 0,
+                                      1) "," FIO_JOB("two",
+                                                     "\"rw\": \"write\", \"bs\": \"1m\", \"numjobs\": \"2\"",
+                                                     0, 1) "]}";
+    sb_run *run = NULL;
+    sb_error err = { 0 };
+    if (sb_import_buffer("x", data, strlen(data), MTIME_UNIX, &run, &err) != SB_OK)
+        fail_msg("%s", err.msg);
+    assert_string_equal(run->targets[0].path, "unknown");
+    assert_string_equal(run->targets[0].kind, "unknown");
+    static const char *const want[][2] = {
+        { "mix read", "randrw 70% 4k Q8T1 direct read" },
+        { "mix write", "randrw 70% 16k Q8T1 direct write" },
+        { "si read", "read 4000 Q1T1 direct read" }, /* psync, fio's default, caps the depth */
+        { "two write", "write 1M Q1T1 buffered write" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        char id[160];
+        assert_true(sb_test_identity(find_test(run, 0, want[i][0]), id, sizeof id));
+        assert_string_equal(id, want[i][1]);
+    }
+    assert_int_equal(run->targets[0].n_tests, 5);
+    sb_run_free(run);
+}
+
 static void test_inline(void **state)
 {
     (void)state;
@@ -401,7 +450,7 @@ int main(void)
         cmocka_unit_test(test_good_golden), cmocka_unit_test(test_fio_values),
         cmocka_unit_test(test_fio_client),  cmocka_unit_test(test_bonnie_values),
         cmocka_unit_test(test_zcav_values), cmocka_unit_test(test_bad),
-        cmocka_unit_test(test_inline),
+        cmocka_unit_test(test_inline),      cmocka_unit_test(test_fio_identity),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
