@@ -289,6 +289,12 @@ const cli_option cli_results_label_opts[] = {
 };
 const cli_option cli_results_compare_opts[] = {
     { "format", 'f', "FMT", "text (default), csv or json", "text|csv|json" },
+    { "metrics", 'm', "LIST",
+      "only these metrics, comma-separated (default: throughput, iops, ops, lat_mean, clat_p99, "
+      "latency, latency_p99, cpu, score, capacity_claimed, capacity_usable)",
+      NULL },
+    { "all", 'a', NULL, "every metric, bookkeeping too (io_bytes, runtime, all percentiles, ...)",
+      NULL },
     { "si", 0, NULL, HELP_SI, NULL },
     { "filter", 0, "KEY=VALUE", HELP_FILTER, NULL },
     { "host", 0, "HOST", HELP_HOST, NULL },

@@ -47,7 +47,7 @@ typedef struct report_args {
     sb_kvs labels;
     sb_store_filter filter;
     bool chart_given;
-    bool all; /* --all: interrupted and failed runs too */
+    bool all;         /* --all: interrupted and failed runs too */
     bool list_charts; /* --chart list */
 } report_args;
 

@@ -33,9 +33,12 @@ typedef struct results_args {
     sb_export_format export_format;
     bool export_cmd;    /* --format means csv|json, not text|csv|json */
     bool ids_only;      /* list --ids */
+    bool show;          /* results show: every metric */
     const char **unset; /* label --unset KEY, in order (the strings are argv's) */
     size_t n_unset;
     sb_report_opts report;
+    bool all; /* compare --all */
+    sb_compare_metrics metrics;
 } results_args;
 
 static bool results_option(int idx, const char *arg, void *ctx)
@@ -63,6 +66,14 @@ static bool results_option(int idx, const char *arg, void *ctx)
             cli_error("%s", err.msg);
             return false;
         }
+    } else if (strcmp(name, "metrics") == 0) {
+        sb_compare_metrics_free(&a->metrics);
+        if (sb_compare_parse_metrics(arg, &a->metrics, &err) != SB_OK) {
+            cli_error("%s", err.msg);
+            return false;
+        }
+    } else if (strcmp(name, "all") == 0) {
+        a->all = true;
     } else if (strcmp(name, "si") == 0) {
         a->report.si = true;
     } else if (strcmp(name, "ids") == 0) {
@@ -117,9 +128,15 @@ static const char compare_usage[] =
     "\n"
     "Runs side by side: one column per target of each run (in the order given;\n"
     "with filters, oldest run first), one row per metric they measured (a sweep's\n"
-    "direction and block size, other tests by name), each value after the first\n"
-    "column with its difference in % against the first column; '-' where a column\n"
-    "lacks the metric.\n";
+    "direction and block size; a job, the suite's tests and imported fio jobs by\n"
+    "what they did: rw, block size, queue depth, jobs, direct; other tests by name),\n"
+    "each value after the first column with its difference in % against the first\n"
+    "column; '-' where a column lacks the metric. By default only the metrics one\n"
+    "compares: throughput, iops, ops, lat_mean, clat_p99, latency, latency_p99, cpu,\n"
+    "score, capacity_claimed, capacity_usable (CSV and JSON too); --metrics LIST\n"
+    "names others (all percentiles clat_p1 .. clat_p99.99, usr_cpu, sys_cpu,\n"
+    "io_bytes, total_ios, runtime, ...), --all shows every one. Host and fs say\n"
+    "'unknown' where an imported file does not name them.\n";
 
 static const char import_usage[] =
     "usage: storbench results import [OPTIONS] FILE...\n"
@@ -155,7 +172,8 @@ static int compare_runs(const sb_compare_run *runs, size_t n, const void *ctx)
     sb_sink sink;
     sb_error err;
     sb_sink_init_buf(&sink, &buf);
-    sb_status st = sb_compare_render(runs, n, a->format, &a->report, &sink, &err);
+    sb_status st = sb_compare_render(runs, n, a->format, &a->report, a->show ? NULL : &a->metrics,
+                                     &sink, &err);
     int rc = cli_put_rendered(st, &err, &buf);
     sb_buf_free(&buf);
     return rc;
@@ -217,7 +235,7 @@ static bool has_sweep(const sb_run *run)
 static int results_show(const char *cmdline, int argc, char **argv)
 {
     (void)cmdline;
-    results_args a = { .format = SB_FORMAT_TEXT };
+    results_args a = { .format = SB_FORMAT_TEXT, .show = true };
     int first;
     int64_t id = 0;
     int rc = parse(argc, argv, cli_results_show_opts, show_usage, &a, &first);
@@ -390,7 +408,10 @@ static int results_compare(const char *cmdline, int argc, char **argv)
     int first;
     int rc = parse(argc, argv, cli_results_compare_opts, compare_usage, &a, &first);
     bool filters = a.filter.labels || a.filter.host || a.filter.has_since;
-    if (rc == CLI_EXIT_OK && first < argc && filters) {
+    a.metrics.all = a.all;
+    if (rc == CLI_EXIT_OK && a.all && a.metrics.n) {
+        rc = cli_usage_error("results compare: give --metrics or --all, not both");
+    } else if (rc == CLI_EXIT_OK && first < argc && filters) {
         rc = cli_usage_error("results compare: give run IDs or filters, not both");
     } else if (rc == CLI_EXIT_OK && first >= argc && !filters) {
         rc = cli_usage_error(
@@ -402,6 +423,7 @@ static int results_compare(const char *cmdline, int argc, char **argv)
         rc = cli_on_runs(a.db, &a.filter, "results compare", argv, first, argc, false, compare_runs,
                          &a);
     sb_kvs_free(&a.labels);
+    sb_compare_metrics_free(&a.metrics);
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 

@@ -5,19 +5,33 @@
  * Three formats, recognised by their content (not the file name):
  *
  *   fio       the JSON of fio 3.x's --output-format=json (an object with a
- *             "fio version" key and a "jobs" array). One target per file
- *             the jobs name (their "filename", else "directory" option),
- *             one test of kind "fio" per job and direction that moved
- *             data, named "JOB read" / "JOB write" / "JOB trim", with the
- *             job's options as parameters and the measurements throughput
- *             (B/s), iops (1/s), lat_mean (ns, completion plus submission),
- *             clat_p50 / clat_p90 / clat_p99 / clat_p99.9 (ns), cpu (%, user
- *             plus system of the job), bytes (B) and elapsed (s). The run's
- *             time is fio's "timestamp".
+ *             "fio version" key and a "jobs" array, or fio --client's
+ *             "client_stats", whose "All clients" sum is skipped). One
+ *             target per file the jobs name (their "filename": kind
+ *             "device" under /dev/, else "file"; else "directory"; else
+ *             "unknown"; fio does not say the file system), one test of
+ *             kind "fio" per job and direction that moved data, named
+ *             "JOB read" / "JOB write" / "JOB trim", with the job's options
+ *             as parameters, those that say what it did rewritten as
+ *             storbench job writes them (rw; bs in bytes, of that
+ *             direction; iodepth, 1 for fio's synchronous engines; numjobs,
+ *             the copies the entry reports; direct 0 or 1), so that
+ *             sb_test_identity is the same for both, and the measurements
+ *             throughput (B/s), iops (1/s), lat_mean (ns, completion plus
+ *             submission), clat_p50 / clat_p90 / clat_p99 / clat_p99.9
+ *             (ns), usr_cpu, sys_cpu and cpu (%, their sum), bytes (B) and
+ *             elapsed (s). The host is each job's "hostname" (client mode:
+ *             in the target's info, and the run's when all jobs agree);
+ *             without one it is not set. The run's time is fio's
+ *             "timestamp".
  *   bonnie++  CSV lines of bonnie++ (formats 1.96 and 1.97: 48 fields with
  *             the chunk size, 1.96 also without it in 47, 1.98: 50 with the
  *             seek count and seekers).
- *             One target per line (the line's machine name), tests of kind
+ *             One target per line, "unknown" ("unknown (line N)" when
+ *             there are several; the line does not name the directory),
+ *             its machine name the host (in the target's info as hostname
+ *             and machine; the run's hostname, empty when the lines name
+ *             different machines), tests of kind
  *             "bonnie", as storbench bonnie's (so `results compare` puts
  *             both side by side): putc, write, rewrite, getc, read (throughput in
  *             B/s from K/sec), seeks and the six file tests (sequential /
@@ -29,8 +43,9 @@
  *   zcav      zcav's log: "#block offset (GiB), MiB/s, time" then one line
  *             "%.2f %.2f %.3f" per block; lines "#OFFSET ++++ TIME" (too
  *             fast to measure) and other '#' lines are comments. One target
- *             (the device of "# Finished loop N, on device D", else the
- *             file's name), one test of kind "zcav" named "read" shaped as
+ *             (the device of "# Finished loop N, on device D", kind
+ *             "device" under /dev/, else "file"; else "unknown"; the log
+ *             never names its host), one test of kind "zcav" named "read" shaped as
  *             storbench zcav records it: samples block_offset (B),
  *             block_time (s) and throughput (B/s; its value is all bytes
  *             over all time). Blocks too fast to measure are counted in the

@@ -34,8 +34,8 @@
  *   throughput B/s, iops 1/s (with 500 ms samples), io_bytes B, total_ios 1,
  *   runtime s, lat_min, lat_max, lat_mean, lat_stddev ns, clat_pP ns for
  *   fio's percentile list (P = 1, 5, 10, 20, ..., 99, 99.5, 99.9, 99.95,
- *   99.99), usr_cpu and sys_cpu % (of the job's runtime, per thread summed),
- *   and short_ios 1 when transfers were short.
+ *   99.99), usr_cpu and sys_cpu % (of the job's runtime, per thread summed)
+ *   and cpu % (their sum), and short_ios 1 when transfers were short.
  */
 #ifndef STORBENCH_JOB_H
 #define STORBENCH_JOB_H

@@ -20,6 +20,33 @@
 extern const double sb_job_percentiles[];
 extern const unsigned sb_job_n_percentiles;
 
+/* ---- every kind: metric names and a test's identity ----------------------- */
+
+/* Every metric name a kind of test records (the runners' and the
+ * importers'), in no particular order: `results compare --metrics` accepts
+ * these. */
+extern const char *const sb_metric_names[];
+extern const size_t sb_n_metric_names;
+
+/* Whether metric is one of the values a user compares: throughput, iops,
+ * ops (bonnie++'s seeks and file tests), lat_mean, clat_p99, latency
+ * (bonnie++'s, the slowest operation) and latency_p99, cpu, the pi
+ * profile's score, and verify's capacity_claimed and capacity_usable. The
+ * rest (io_bytes, total_ios, runtime, the other percentiles, usr_cpu and
+ * sys_cpu, ...) is bookkeeping or detail. */
+bool sb_metric_is_headline(const char *metric);
+
+/* What a test of kind "job", "suite" or "fio" did, from its parameters
+ * alone, the same whether storbench measured it or fio did and it was
+ * imported: "RW [MIX%] BS QnTm direct|buffered DIRECTION", as "randread
+ * 4k Q32T1 direct read" (fio's rw, rwmixread for rw and randrw only, the
+ * block size of that direction: 4k, 1.5M, or bytes when not whole KiB;
+ * iodepth, numjobs, direct; the direction);
+ * "randrw 75% 4k Q8T1 direct write". Written to buf (len bytes, truncated);
+ * false, with buf empty, for other kinds and for a test whose parameters
+ * do not say (no rw or bs: the pi profile's score). */
+bool sb_test_identity(const sb_test *t, char *buf, size_t len);
+
 /* ---- bonnie (kind "bonnie") ---------------------------------------------- */
 
 /* bonnie++'s defaults, which its report and CSV show only when a run

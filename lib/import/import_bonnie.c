@@ -183,14 +183,20 @@ static SB_MUST_CHECK sb_status parse_line(line_ctx *c, sb_run **run, size_t n_li
         SB_TRY(sb_import_new_run(c->src, "bonnie++", c->f[1], "bonnie++", c->src->mtime_unix, run,
                                  err));
         SB_TRY(sb_kvs_set(&(*run)->host, "hostname", c->f[2], err));
+    } else if (strcmp(sb_kvs_get(&(*run)->host, "hostname"), c->f[2]) != 0) {
+        /* lines of several machines: each target says its own */
+        SB_TRY(sb_kvs_set(&(*run)->host, "hostname", "", err));
     }
+    /* The line names the machine (the host), not the directory bonnie++
+     * ran in: the target is "unknown". */
     char path[512];
     if (n_lines > 1)
-        snprintf(path, sizeof path, "%s (line %zu)", c->f[2], c->line);
+        snprintf(path, sizeof path, "unknown (line %zu)", c->line);
     else
-        snprintf(path, sizeof path, "%s", c->f[2]);
+        snprintf(path, sizeof path, "unknown");
     sb_target_res *tr;
-    SB_TRY(sb_result_add_target(*run, path, "bonnie++", "", &tr, err));
+    SB_TRY(sb_result_add_target(*run, path, "unknown", "", &tr, err));
+    SB_TRY(set_info(tr, "hostname", c->f[2], err));
     SB_TRY(set_info(tr, "machine", c->f[2], err));
     SB_TRY(set_info(tr, "bonnie_version", c->f[1], err));
     SB_TRY(set_info(tr, "csv_format", c->f[0], err));

@@ -181,14 +181,13 @@ static SB_MUST_CHECK sb_status build(const sb_import_src *src, const zlog *z, sb
     sb_status st = SB_E_NOMEM;
     points merged = { 0 };
     double *pass_b = NULL, *pass_s = NULL;
-    const char *base = strrchr(src->name, '/');
-    SB_TRY_GOTO(st,
-                sb_result_add_target(run,
-                                     z->device ? z->device
-                                     : base    ? base + 1
-                                               : src->name,
-                                     "file", "", &tr, err),
-                fail);
+    /* The log names its device only in "# Finished loop" lines, and never
+     * its host: "unknown" where it does not say. */
+    const char *path = z->device ? z->device : "unknown";
+    const char *kind = !z->device                            ? "unknown"
+                       : strncmp(z->device, "/dev/", 5) == 0 ? "device"
+                                                             : "file";
+    SB_TRY_GOTO(st, sb_result_add_target(run, path, kind, "", &tr, err), fail);
     SB_TRY_GOTO(st, sb_result_add_test(tr, "zcav", "read", &t, err), fail);
     if (z->incomplete)
         SB_TRY_GOTO(st, sb_result_mark_incomplete(t, z->incomplete, err), fail);

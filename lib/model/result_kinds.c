@@ -1,17 +1,99 @@
 /*
  * result_kinds.c: the vocabulary of the kinds of test (result_kinds.h):
- * fio's percentile list, bonnie++'s test names, and the PiBenchmarks
+ * the metric names, a job's identity, fio's percentile list, bonnie++'s
+ * test names, and the PiBenchmarks
  * storage score derived from the results of the pi profile of
  * `storbench run`.
  */
+#include <inttypes.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "storbench/result_kinds.h"
+#include "storbench/units.h"
 
 const double sb_job_percentiles[] = { 1,  5,  10, 20, 30,   40,   50,    60,   70,
                                       80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
 const unsigned sb_job_n_percentiles = sizeof sb_job_percentiles / sizeof sb_job_percentiles[0];
+
+const char *const sb_metric_names[] = {
+    /* sweep */
+    "throughput", "throughput_first_half", "throughput_second_half", "cpu", "samples",
+    /* job, suite (storbench) and fio (imported) */
+    "iops", "io_bytes", "total_ios", "short_ios", "runtime", "lat_min", "lat_max", "lat_mean",
+    "lat_stddev", "clat_p1", "clat_p5", "clat_p10", "clat_p20", "clat_p30", "clat_p40", "clat_p50",
+    "clat_p60", "clat_p70", "clat_p80", "clat_p90", "clat_p95", "clat_p99", "clat_p99.5",
+    "clat_p99.9", "clat_p99.95", "clat_p99.99", "usr_cpu", "sys_cpu", "score",
+    /* bonnie, bonnie++ */
+    "ops", "latency", "latency_p99", "count",
+    /* zcav */
+    "block_offset", "block_time", "pass_bytes", "pass_time",
+    /* verify */
+    "probe_sectors", "probe_sectors_bad", "capacity_claimed", "capacity_probe", "sectors_ok",
+    "sectors_corrupted", "sectors_changed", "sectors_overwritten", "sectors_missing",
+    "capacity_written", "capacity_usable",
+    /* everywhere */
+    "bytes", "elapsed"
+};
+const size_t sb_n_metric_names = sizeof sb_metric_names / sizeof sb_metric_names[0];
+
+bool sb_metric_is_headline(const char *metric)
+{
+    static const char *const headline[] = {
+        "throughput",  "iops", "ops",   "lat_mean",         "clat_p99",        "latency",
+        "latency_p99", "cpu",  "score", "capacity_claimed", "capacity_usable",
+    };
+    for (size_t i = 0; i < sizeof headline / sizeof headline[0]; i++)
+        if (strcmp(metric, headline[i]) == 0)
+            return true;
+    return false;
+}
+
+/* A parameter that is a whole number, else def (absent) or false (not a
+ * number). */
+static bool param_u64(const sb_test *t, const char *key, uint64_t def, uint64_t *out)
+{
+    const char *v = sb_kvs_get(&t->params, key);
+    if (!v) {
+        *out = def;
+        return true;
+    }
+    char *end;
+    if (*v < '0' || *v > '9')
+        return false;
+    unsigned long long x = strtoull(v, &end, 10);
+    *out = x;
+    return *end == '\0';
+}
+
+bool sb_test_identity(const sb_test *t, char *buf, size_t len)
+{
+    if (len)
+        buf[0] = '\0';
+    if (strcmp(t->kind, "job") != 0 && strcmp(t->kind, "suite") != 0 && strcmp(t->kind, "fio") != 0)
+        return false;
+    const char *rw = sb_kvs_get(&t->params, "rw");
+    const char *dir = sb_kvs_get(&t->params, "direction");
+    uint64_t bs, depth, jobs, direct, mix;
+    if (!rw || !dir || !sb_kvs_get(&t->params, "bs") || !param_u64(t, "bs", 0, &bs) ||
+        !param_u64(t, "iodepth", 1, &depth) || !param_u64(t, "numjobs", 1, &jobs) ||
+        !param_u64(t, "direct", 0, &direct) || !param_u64(t, "rwmixread", 50, &mix))
+        return false;
+    char mixed[16] = "";
+    if (strcmp(rw, "rw") == 0 || strcmp(rw, "randrw") == 0)
+        snprintf(mixed, sizeof mixed, " %" PRIu64 "%%", mix);
+    /* sb_format_size is exact for whole KiB ("4k", "1.5M"); others in bytes */
+    char size[32];
+    if (bs % 1024 == 0)
+        sb_format_size(bs, size, sizeof size);
+    else
+        snprintf(size, sizeof size, "%" PRIu64, bs);
+    int n = snprintf(buf, len, "%s%s %s Q%" PRIu64 "T%" PRIu64 " %s %s", rw, mixed, size, depth,
+                     jobs, direct ? "direct" : "buffered", dir);
+    return n > 0;
+}
 
 const char *const sb_bonnie_test_names[SB_BONNIE_N_TESTS] = {
     "putc",

@@ -2,10 +2,14 @@
  * report_compare.c: runs side by side (see include/storbench/compare.h).
  *
  * First the columns (every target with at least one test, run by run),
- * then the rows: every comparable measurement of every column, merged by
- * (kind, test name, metric, unit) in the order first met, grouped into
- * tables by kind and metric (and direction, for a sweep), a sweep's rows
- * sorted by block size. The three formats then walk the same rows.
+ * then the rows: every chosen measurement of every column, merged by
+ * (test key, metric, unit) in the order first met, grouped into tables by
+ * family (the kind, or "job" for every job-like test) and metric (and
+ * direction, for a sweep), a sweep's rows sorted by block size. A test's
+ * key is what it did when its parameters say (sb_test_identity: a
+ * storbench job, the suite's test and an imported fio job of the same rw,
+ * bs, depth, jobs and direct share a row), else its kind and name. The
+ * three formats then walk the same rows.
  */
 #include <errno.h>
 #include <jansson.h>
@@ -17,17 +21,36 @@
 
 #include "report/report_int.h"
 #include "storbench/compare.h"
+#include "storbench/result_kinds.h"
+#include "storbench/suggest.h"
 #include "storbench/units.h"
+
+/* How a test is told apart from the others of its target: a job-like
+ * test (kinds job, suite and fio) by what it did (sb_test_identity), any
+ * other by its kind and name; nth counts the earlier tests of the target
+ * with the same key, so that two identical jobs of one file stay two rows. */
+typedef struct tkey {
+    const char *family; /* "job" for an identified job-like test, else its kind */
+    char key[160];      /* the identity, else the name */
+    bool ident;
+    size_t nth;
+} tkey;
 
 typedef struct column {
     int64_t run_id;
     const sb_run *run;
     const sb_target_res *target;
+    tkey *keys; /* one per test of the target */
 } column;
 
 typedef struct row {
-    const char *kind; /* borrowed from the first test that had it */
-    const char *name;
+    const char *kind;   /* borrowed from the first test that had it: the title */
+    const char *family; /* the rest borrowed from that test and its tkey */
+    const char *key;
+    size_t nth;
+    bool ident;
+    const char *name; /* the label: the test's name, or its identity when the columns' names
+                         differ */
     const char *metric;
     const char *unit;
     const char *dir; /* a sweep's direction, else NULL */
@@ -54,9 +77,19 @@ static bool is_sweep(const sb_test *t)
     return strcmp(t->kind, "sweep") == 0;
 }
 
-/* Whether a measurement is a result worth a row: a sweep's throughput;
- * for other kinds everything but the bookkeeping. */
-static bool comparable(const sb_test *t, const sb_measurement *m)
+static bool listed(const sb_compare_metrics *sel, const char *metric)
+{
+    for (size_t i = 0; i < sel->n; i++)
+        if (strcmp(sel->names[i], metric) == 0)
+            return true;
+    return false;
+}
+
+/* Whether a measurement gets a row. Named metrics (--metrics): those, of
+ * every kind. By default a sweep's throughput and the other kinds'
+ * headline metrics (sb_metric_is_headline); with all (and for `results
+ * show`, sel NULL), everything but the bookkeeping. */
+static bool comparable(const sb_test *t, const sb_measurement *m, const sb_compare_metrics *sel)
 {
     static const char *const skip[] = {
         "bytes",
@@ -69,29 +102,61 @@ static bool comparable(const sb_test *t, const sb_measurement *m)
         "pass_bytes",
         "pass_time",
     };
-    if (is_sweep(t))
-        return strcmp(m->metric, "throughput") == 0;
+    if (sel && sel->n)
+        return listed(sel, m->metric);
+    if (sel && !sel->all)
+        return is_sweep(t) ? strcmp(m->metric, "throughput") == 0
+                           : sb_metric_is_headline(m->metric);
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (strcmp(m->metric, skip[i]) == 0)
             return false;
     return true;
 }
 
-/* Rows of the same table: same kind, metric and unit, and for a sweep the
- * same direction. */
+/* Rows of the same table: same family, metric and unit, and for a sweep
+ * the same direction. */
 static bool same_group(const row *a, const row *b)
 {
-    return strcmp(a->kind, b->kind) == 0 && strcmp(a->metric, b->metric) == 0 &&
+    return strcmp(a->family, b->family) == 0 && strcmp(a->metric, b->metric) == 0 &&
            strcmp(a->unit, b->unit) == 0 && streq(a->dir, b->dir);
 }
 
-static bool add_row(layout *l, const sb_test *t, const sb_measurement *m)
+/* Whether test k of column c is the row's test. */
+static bool is_row_test(const column *c, size_t k, const row *r)
 {
+    const tkey *tk = &c->keys[k];
+    return tk->nth == r->nth && strcmp(tk->family, r->family) == 0 && strcmp(tk->key, r->key) == 0;
+}
+
+static SB_MUST_CHECK bool make_keys(column *c)
+{
+    const sb_target_res *tr = c->target;
+    c->keys = calloc(tr->n_tests ? tr->n_tests : 1, sizeof *c->keys);
+    if (!c->keys)
+        return false;
+    for (size_t k = 0; k < tr->n_tests; k++) {
+        tkey *tk = &c->keys[k];
+        const sb_test *t = &tr->tests[k];
+        tk->ident = sb_test_identity(t, tk->key, sizeof tk->key);
+        tk->family = tk->ident ? "job" : t->kind;
+        if (!tk->ident)
+            snprintf(tk->key, sizeof tk->key, "%s", t->name);
+        for (size_t i = 0; i < k; i++)
+            tk->nth +=
+                strcmp(c->keys[i].family, tk->family) == 0 && strcmp(c->keys[i].key, tk->key) == 0;
+    }
+    return true;
+}
+
+static bool add_row(layout *l, const column *c, size_t k, const sb_measurement *m)
+{
+    const sb_test *t = &c->target->tests[k];
+    const tkey *tk = &c->keys[k];
     const char *dir = is_sweep(t) ? sb_kvs_get(&t->params, "direction") : NULL;
     for (size_t i = 0; i < l->n_rows; i++) {
         const row *r = &l->rows[i];
-        if (strcmp(r->kind, t->kind) == 0 && strcmp(r->name, t->name) == 0 &&
-            strcmp(r->metric, m->metric) == 0 && strcmp(r->unit, m->unit) == 0)
+        if (is_row_test(c, k, r) && strcmp(r->metric, m->metric) == 0 &&
+            strcmp(r->unit, m->unit) == 0)
             return true;
     }
     if (l->n_rows == l->cap_rows) {
@@ -103,6 +168,10 @@ static bool add_row(layout *l, const sb_test *t, const sb_measurement *m)
         l->cap_rows = cap;
     }
     row r = { .kind = t->kind,
+              .family = tk->family,
+              .key = tk->key,
+              .nth = tk->nth,
+              .ident = tk->ident,
               .name = t->name,
               .metric = m->metric,
               .unit = m->unit,
@@ -133,11 +202,29 @@ static int row_order(const void *pa, const void *pb)
 
 static void layout_free(layout *l)
 {
+    for (size_t c = 0; c < l->n_cols; c++)
+        free(l->cols[c].keys);
     free(l->cols);
     free(l->rows);
 }
 
-static SB_MUST_CHECK sb_status build(const sb_compare_run *runs, size_t n, layout *l, sb_error *err)
+/* A row whose tests are named differently in different columns (a job
+ * file's "seq-read" and fio's "seqread", the suite's "SEQ1M Q1T1 read")
+ * is labelled by what the tests did. */
+static void label_rows(layout *l)
+{
+    for (size_t i = 0; i < l->n_rows; i++) {
+        row *r = &l->rows[i];
+        for (size_t c = 0; r->ident && c < l->n_cols; c++)
+            for (size_t k = 0; k < l->cols[c].target->n_tests; k++)
+                if (is_row_test(&l->cols[c], k, r) &&
+                    strcmp(l->cols[c].target->tests[k].name, r->name) != 0)
+                    r->name = r->key;
+    }
+}
+
+static SB_MUST_CHECK sb_status build(const sb_compare_run *runs, size_t n,
+                                     const sb_compare_metrics *sel, layout *l, sb_error *err)
 {
     *l = (layout){ 0 };
     size_t total = 0;
@@ -152,14 +239,17 @@ static SB_MUST_CHECK sb_status build(const sb_compare_run *runs, size_t n, layou
             const sb_target_res *tr = &run->targets[t];
             if (tr->n_tests == 0)
                 continue;
-            l->cols[l->n_cols++] = (column){ runs[i].id, run, tr };
-            for (size_t k = 0; k < tr->n_tests; k++)
-                for (size_t m = 0; m < tr->tests[k].n_ms; m++)
-                    if (comparable(&tr->tests[k], &tr->tests[k].ms[m]) &&
-                        !add_row(l, &tr->tests[k], &tr->tests[k].ms[m])) {
-                        layout_free(l);
-                        return sb_error_nomem(err, "while comparing runs");
-                    }
+            column *c = &l->cols[l->n_cols++];
+            *c = (column){ runs[i].id, run, tr, NULL };
+            bool ok = make_keys(c);
+            for (size_t k = 0; ok && k < tr->n_tests; k++)
+                for (size_t m = 0; ok && m < tr->tests[k].n_ms; m++)
+                    if (comparable(&tr->tests[k], &tr->tests[k].ms[m], sel))
+                        ok = add_row(l, c, k, &tr->tests[k].ms[m]);
+            if (!ok) {
+                layout_free(l);
+                return sb_error_nomem(err, "while comparing runs");
+            }
         }
     }
     if (l->n_cols == 0) {
@@ -168,6 +258,7 @@ static SB_MUST_CHECK sb_status build(const sb_compare_run *runs, size_t n, layou
     }
     if (l->n_rows > 1)
         qsort(l->rows, l->n_rows, sizeof *l->rows, row_order);
+    label_rows(l);
     return SB_OK;
 }
 
@@ -176,7 +267,7 @@ static const sb_measurement *lookup(const column *c, const row *r, const sb_test
 {
     for (size_t k = 0; k < c->target->n_tests; k++) {
         const sb_test *t = &c->target->tests[k];
-        if (strcmp(t->kind, r->kind) != 0 || strcmp(t->name, r->name) != 0)
+        if (!is_row_test(c, k, r))
             continue;
         for (size_t m = 0; m < t->n_ms; m++)
             if (strcmp(t->ms[m].metric, r->metric) == 0 && strcmp(t->ms[m].unit, r->unit) == 0 &&
@@ -221,6 +312,27 @@ static display display_of(const char *unit, const sb_report_opts *o)
     return (display){ 1, 2, unit };
 }
 
+/* The host a column was measured on: its target's (an imported fio
+ * client's server, a bonnie++ line's machine), else its run's; NULL when
+ * neither says. */
+static const char *column_host(const column *c)
+{
+    const char *h = sb_kvs_get(&c->target->info, "hostname");
+    if (!h || !*h)
+        h = sb_kvs_get(&c->run->host, "hostname");
+    return h && *h ? h : NULL;
+}
+
+/* A column's file system, "device" for a block device, or NULL when the
+ * run does not say (imported results, a file zcav read). */
+static const char *column_fs(const column *c)
+{
+    const sb_target_res *t = c->target;
+    if (t->fs_type[0])
+        return t->fs_type;
+    return strcmp(t->kind, "device") == 0 ? "device" : NULL;
+}
+
 typedef struct marks {
     bool missing;
     bool incomplete;
@@ -235,8 +347,8 @@ static void header_rows(sb_report_table *tb, const layout *l, bool labels)
     r++;
     sb_report_table_set(tb, r, 0, "host");
     for (size_t c = 0; c < l->n_cols; c++) {
-        const char *h = sb_kvs_get(&l->cols[c].run->host, "hostname");
-        sb_report_table_set(tb, r, c + 1, "%s", h && *h ? h : "-");
+        const char *h = column_host(&l->cols[c]);
+        sb_report_table_set(tb, r, c + 1, "%s", h ? h : "unknown");
     }
     r++;
     if (labels) {
@@ -253,8 +365,8 @@ static void header_rows(sb_report_table *tb, const layout *l, bool labels)
     }
     sb_report_table_set(tb, r, 0, "fs");
     for (size_t c = 0; c < l->n_cols; c++) {
-        const sb_target_res *t = l->cols[c].target;
-        sb_report_table_set(tb, r, c + 1, "%s", t->fs_type[0] ? t->fs_type : t->kind);
+        const char *fs = column_fs(&l->cols[c]);
+        sb_report_table_set(tb, r, c + 1, "%s", fs ? fs : "unknown");
     }
     r++;
     sb_report_table_set(tb, r, 0, "target");
@@ -454,14 +566,14 @@ static SB_MUST_CHECK sb_status render_json(const layout *l, sb_sink *sink, sb_er
         const column *col = &l->cols[c];
         char when[32];
         sb_format_utc(col->run->started_unix, "%Y-%m-%dT%H:%M:%SZ", when, sizeof when);
-        const char *host = sb_kvs_get(&col->run->host, "hostname");
+        const char *host = column_host(col), *fs = column_fs(col);
         json_t *o = json_object();
         json_object_set_new(o, "run_id", json_integer(col->run_id));
         json_object_set_new(o, "time", sb_report_jstr(when));
-        json_object_set_new(o, "host", sb_report_jstr(host ? host : ""));
+        json_object_set_new(o, "host", host ? sb_report_jstr(host) : json_null());
         json_object_set_new(o, "labels", sb_report_jkvs(&col->run->labels));
         json_object_set_new(o, "target", sb_report_jstr(col->target->path));
-        json_object_set_new(o, "fs", sb_report_jstr(col->target->fs_type));
+        json_object_set_new(o, "fs", fs ? sb_report_jstr(fs) : json_null());
         json_array_append_new(cols, o);
     }
     json_object_set_new(root, "columns", cols);
@@ -492,14 +604,71 @@ static SB_MUST_CHECK sb_status render_json(const layout *l, sb_sink *sink, sb_er
     return sb_report_json_emit(root, sink, err);
 }
 
+sb_status sb_compare_parse_metrics(const char *list, sb_compare_metrics *out, sb_error *err)
+{
+    *out = (sb_compare_metrics){ 0 };
+    size_t n = 1;
+    for (const char *p = list; *p; p++)
+        n += *p == ',';
+    char *copy = strdup(list);
+    const char **names = calloc(n, sizeof *names);
+    if (!copy || !names) {
+        free(copy);
+        free(names);
+        return sb_error_nomem(err, "for --metrics");
+    }
+    size_t k = 0;
+    sb_status st = SB_OK;
+    for (char *save = NULL, *w = strtok_r(copy, ",", &save); w && st == SB_OK;
+         w = strtok_r(NULL, ",", &save)) {
+        bool known = false;
+        sb_suggest sg;
+        sb_suggest_init(&sg, w);
+        for (size_t i = 0; !known && i < sb_n_metric_names; i++) {
+            known = strcmp(w, sb_metric_names[i]) == 0;
+            sb_suggest_offer(&sg, sb_metric_names[i]);
+        }
+        const char *near = sb_suggest_result(&sg);
+        if (!known && near)
+            st = sb_error_set(err, SB_E_INVALID, 0,
+                              "--metrics: unknown metric '%s'; did you mean '%s'?", w, near);
+        else if (!known)
+            st = sb_error_set(err, SB_E_INVALID, 0,
+                              "--metrics: unknown metric '%s' (throughput, iops, lat_mean, "
+                              "clat_p99, cpu, ...: see storbench(1))",
+                              w);
+        else
+            names[k++] = w;
+    }
+    if (st == SB_OK && k == 0)
+        st = sb_error_set(err, SB_E_INVALID, 0, "--metrics: no metric named in '%s'", list);
+    if (st != SB_OK) {
+        free(copy);
+        free(names);
+        return st;
+    }
+    *out = (sb_compare_metrics){ .names = names, .n = k, .storage = copy };
+    return SB_OK;
+}
+
+void sb_compare_metrics_free(sb_compare_metrics *m)
+{
+    if (!m)
+        return;
+    free(m->names);
+    free(m->storage);
+    *m = (sb_compare_metrics){ 0 };
+}
+
 sb_status sb_compare_render(const sb_compare_run *runs, size_t n, sb_format fmt,
-                            const sb_report_opts *opts, sb_sink *sink, sb_error *err)
+                            const sb_report_opts *opts, const sb_compare_metrics *metrics,
+                            sb_sink *sink, sb_error *err)
 {
     sb_report_opts defaults = { 0 };
     if (!opts)
         opts = &defaults;
     layout l;
-    SB_TRY(build(runs, n, &l, err));
+    SB_TRY(build(runs, n, metrics, &l, err));
     sb_status st = SB_OK;
     switch (fmt) {
     case SB_FORMAT_TEXT: render_text(&l, opts, sink); break;

@@ -208,10 +208,12 @@ static SB_MUST_CHECK sb_status entry_measurements(sb_test *t, const merged *m, s
                                          (double)sb_hist_percentile(&m->lat, sb_job_percentiles[k]),
                                          0, NULL, 0, err));
     }
-    SB_TRY(sb_result_add_measurement(
-        t, "usr_cpu", "%", per_second(100.0 * (double)m->usr_ns / 1e9, secs), 0, NULL, 0, err));
-    return sb_result_add_measurement(
-        t, "sys_cpu", "%", per_second(100.0 * (double)m->sys_ns / 1e9, secs), 0, NULL, 0, err);
+    double usr = per_second(100.0 * (double)m->usr_ns / 1e9, secs);
+    double sys = per_second(100.0 * (double)m->sys_ns / 1e9, secs);
+    SB_TRY(sb_result_add_measurement(t, "usr_cpu", "%", usr, 0, NULL, 0, err));
+    SB_TRY(sb_result_add_measurement(t, "sys_cpu", "%", sys, 0, NULL, 0, err));
+    /* Their sum, as an imported fio job and every other kind record it. */
+    return sb_result_add_measurement(t, "cpu", "%", usr + sys, 0, NULL, 0, err);
 }
 
 static SB_MUST_CHECK sb_status entry_results(const sb_job_config *c, sb_run *run,

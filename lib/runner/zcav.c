@@ -314,7 +314,8 @@ static SB_MUST_CHECK sb_status record(const zscan *z, sb_run *run, sb_error *err
 {
     const sb_zcav_config *c = z->c;
     sb_target_res *tres;
-    SB_TRY(sb_result_add_target(run, z->path, z->is_device ? "device" : "file", "", &tres, err));
+    SB_TRY(sb_result_add_target(run, z->path, z->is_device ? "device" : "file",
+                                sb_target_fs_type(z->target), &tres, err));
     if (z->is_device)
         SB_TRY(sb_target_describe(z->target, &tres->info, err));
     else

@@ -4,7 +4,10 @@
 # (tiny) sweeps into a --db: compare by ids and by --filter prints one
 # column per target, the block sizes as rows, '-' where a run lacks one,
 # differences in %; CSV and JSON agree with the text; the same archive
-# prints the same bytes; bad command lines are one line on stderr.
+# prints the same bytes; bad command lines are one line on stderr. Two
+# storbench jobs: by default only the headline metrics (throughput, IOPS,
+# mean and p99 latency, CPU), --metrics LIST only those, --all the
+# bookkeeping too; an unknown metric is one error line with a suggestion.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 sb_require_python
@@ -88,6 +91,50 @@ for r, j in zip(rows[1:], js["rows"]):
         assert j["diff_pct"][1] is None and r[6] == ""
 assert [j["test"] for j in js["rows"]] == ["write 4k", "write 16k", "write 64k", "read 4k", "read 16k", "read 64k"]
 PY
+
+# ---- metrics: the headline by default, --metrics LIST, --all ----------------
+cat >"$T/two.fio" <<EOF
+[global]
+directory=$W
+size=1m
+ioengine=psync
+[rr]
+rw=randread
+bs=4k
+[sw]
+rw=write
+bs=64k
+EOF
+sb_run "$T/j1" job "$T/two.fio" -q --db "$DB"
+clean j1
+sb_run "$T/j2" job "$T/two.fio" -q --db "$DB"
+clean j2
+sb_run "$T/jc" results compare 3 4 --db "$DB"
+clean jc
+for table in 'job throughput, MiB/s' 'job iops, /s' 'job lat_mean, µs' 'job clat_p99, µs' 'job cpu, %'; do
+    grep -qx "$table" "$T/jc.stdout" || bad "compare of two jobs: no table '$table'"
+done
+grep -qE '^rr read +[0-9.]+ +[0-9.]+ +[-+][0-9.]+%$' "$T/jc.stdout" || bad "compare of two jobs: rr read row"
+grep -qE 'io_bytes|total_ios|short_ios|runtime|clat_p1,|clat_p50|usr_cpu' "$T/jc.stdout" &&
+    bad "compare of two jobs: bookkeeping shown by default"
+[[ $(grep -c '^job ' "$T/jc.stdout") -eq 5 ]] || bad "compare of two jobs: not 5 tables"
+sb_run "$T/jall" results compare 3 4 --all --db "$DB"
+clean jall
+for table in 'job io_bytes, B' 'job total_ios, 1' 'job runtime, s' 'job clat_p1, µs' 'job usr_cpu, %'; do
+    grep -qx "$table" "$T/jall.stdout" || bad "compare --all: no table '$table'"
+done
+sb_run "$T/jiops" results compare 3 4 --metrics iops --db "$DB"
+clean jiops
+[[ $(grep -c '^job ' "$T/jiops.stdout") -eq 1 ]] && grep -qx 'job iops, /s' "$T/jiops.stdout" ||
+    bad "compare --metrics iops: not the iops table alone"
+sb_run "$T/jiops_csv" results compare 3 4 -m iops,clat_p99.9 -f csv --db "$DB"
+clean jiops_csv
+[[ $(cut -d, -f3 "$T/jiops_csv.stdout" | tail -n +2 | sort -u | tr '\n' ' ') == "clat_p99.9 iops " ]] ||
+    bad "compare -m iops,clat_p99.9 -f csv: other metrics: $(cat "$T/jiops_csv.stdout")"
+sb_run "$T/jiopz" results compare 3 4 --metrics iops,iopz --db "$DB"
+one_error jiopz 2 "--metrics: unknown metric 'iopz'; did you mean 'iops'?"
+sb_run "$T/jboth" results compare 3 4 --metrics iops --all --db "$DB"
+one_error jboth 2 "give --metrics or --all, not both"
 
 # ---- bad command lines ------------------------------------------------------
 sb_run "$T/noargs" results compare --db "$DB"

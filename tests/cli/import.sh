@@ -3,7 +3,9 @@
 # import.sh: `storbench results import` as a user meets it. The good corpus
 # of tests/data/import (fio JSON, bonnie++ CSV lines, zcav logs) joins an
 # archive, one run per file with source=fio|bonnie++|zcav and the labels
-# given, and appears in list, show, export (with real units) and compare.
+# given, and appears in list, show, export (with real units) and compare,
+# with the host and target the file names (fio --client's hostname and a
+# /dev/ filename, bonnie++'s machine, zcav's device), else "unknown".
 # Every file of the bad corpus is refused with FILE:LINE on one stderr
 # line, exit 2, and nothing stored; so is a batch holding one bad file.
 set -u
@@ -48,7 +50,7 @@ sb_run "$T/list" results list --db "$DB" --filter source=bonnie++ --filter drive
 clean list
 [[ $(tail -n +2 "$T/list.stdout" | awk '{ print $1 }' | tr '\n' ' ') == "3 4 5 6 " ]] ||
     bad "list --filter source=bonnie++: $(cat "$T/list.stdout")"
-grep -q 'rpi4-sd (line 1), rpi4-ssd (line 2)' "$T/list.stdout" || bad "list: no target per CSV line"
+grep -q 'unknown (line 1), unknown (line 2)' "$T/list.stdout" || bad "list: no target per CSV line"
 
 sb_run "$T/show" results show 2 --db "$DB"
 clean show
@@ -97,6 +99,34 @@ sb_run "$T/cmpb" results compare 6 3 --db "$DB"
 clean cmpb
 grep -qE '^putc +[0-9.]+ +[0-9.]+ +[-+][0-9.]+% +[0-9.]+ +[-+][0-9.]+%$' "$T/cmpb.stdout" ||
     bad "compare 6 3: putc row"
+
+# ---- host and target: from the file where it says them, else "unknown" -----
+# fio --client names each job's host; a /dev/ file is a device.
+sb_run "$T/cli_imp" results import --db "$T/c.db" good/fio-3.33-client.json
+clean cli_imp
+sb_run "$T/cli" results compare 1 --db "$T/c.db"
+clean cli
+grep -qE '^host +127\.0\.0\.1 +127\.0\.0\.1$' "$T/cli.stdout" || bad "fio --client: host not 127.0.0.1"
+grep -qE '^fs +device +unknown$' "$T/cli.stdout" || bad "fio --client: /dev/zero not a device"
+grep -qE '^target +/dev/zero +/tmp/cmpgen$' "$T/cli.stdout" || bad "fio --client: targets"
+# fio without --client names no host; bonnie++'s machine is the host and
+# the directory is unknown; zcav's device line names the target.
+sb_run "$T/hosts" results compare 1 6 8 --db "$DB"
+clean hosts
+grep -qE '^host +unknown +rpi4-sd +rpi4-ssd +unknown$' "$T/hosts.stdout" ||
+    bad "compare 1 6 8: hosts not unknown, rpi4-sd, rpi4-ssd, unknown"
+grep -qE '^fs +unknown +unknown +unknown +device$' "$T/hosts.stdout" ||
+    bad "compare 1 6 8: fs not unknown and device"
+grep -qE '^target +/tmp/cmpgen/fio.dat +unknown \(line 1\) +unknown \(line 2\) +/dev/mmcblk0$' \
+    "$T/hosts.stdout" || bad "compare 1 6 8: targets"
+sb_run "$T/hosts_json" results compare 1 6 -f json --db "$DB"
+clean hosts_json
+python3 - "$T/hosts_json.stdout" <<'PY' || bad "compare 1 6 -f json: host and fs"
+import json, sys
+cols = json.load(open(sys.argv[1]))["columns"]
+assert [c["host"] for c in cols] == [None, "rpi4-sd", "rpi4-ssd"], cols
+assert [c["fs"] for c in cols] == [None, None, None], cols
+PY
 
 # ---- the bad corpus: FILE:LINE, exit 2, nothing stored ------------------------
 before=$(runs)

@@ -8,7 +8,8 @@
  * render to tests/data/golden/compare_seed000.{txt,csv,json}; seed 004's
  * fio "database" job on three hosts, as imported fio runs hold it (kind
  * "fio", a test per job and direction, throughput in B/s and IOPS in 1/s;
- * one host without a write result), renders to compare_seed004.txt. The
+ * one host without a write result), renders to compare_seed004.txt (both
+ * with the default metrics: the headline ones). The
  * start times are fixed, so nothing depends on the clock.
  *
  *     SB_UPDATE_GOLDEN=1 meson test -C build compare
@@ -30,6 +31,7 @@
 
 #include "storbench/compare.h"
 #include "storbench/result.h"
+#include "storbench/result_kinds.h"
 #include "storbench/sink.h"
 #include "storbench/units.h"
 
@@ -87,7 +89,7 @@ static void add_sweep_point(sb_target_res *t, const char *dir, uint64_t bs, doub
     ok(sb_kvs_set(&test->params, "direction", dir, &err), &err);
     ok(sb_kvs_setf(&test->params, &err, "bs_bytes", "%llu", (unsigned long long)bs), &err);
     ok(sb_result_add_measurement(test, "throughput", "B/s", mib_s * MIB, 0, NULL, 0, &err), &err);
-    /* Bookkeeping that compare leaves out. */
+    /* cpu: shown with --all or --metrics; bytes: only with --metrics. */
     ok(sb_result_add_measurement(test, "cpu", "%", 50, 0, NULL, 0, &err), &err);
     ok(sb_result_add_measurement(test, "bytes", "B", 1073741824.0, 0, NULL, 0, &err), &err);
 }
@@ -232,7 +234,8 @@ static void render(make_fn make, size_t n, sb_format fmt, bool si, sb_buf *out)
     sb_report_opts opts = { .si = si };
     *out = (sb_buf){ 0 };
     sb_sink_init_buf(&sink, out);
-    ok(sb_compare_render(runs, n, fmt, &opts, &sink, &err), &err);
+    sb_compare_metrics headline = { 0 };
+    ok(sb_compare_render(runs, n, fmt, &opts, &headline, &sink, &err), &err);
     for (size_t i = 0; i < n; i++)
         sb_run_free((sb_run *)runs[i].run);
 }
@@ -313,6 +316,146 @@ static void test_values(void **state)
     sb_buf_free(&out);
 }
 
+/* ---- metrics and the identity of a job ----------------------------------- */
+
+static void add_ms(sb_test *t, const char *metric, const char *unit, double v)
+{
+    sb_error err = { 0 };
+    ok(sb_result_add_measurement(t, metric, unit, v, 0, NULL, 0, &err), &err);
+}
+
+/* A job-like test as storbench job (kind "job") or an import of fio's JSON
+ * (kind "fio") records it: the same workload under different names. */
+static void add_job(sb_target_res *tr, const char *kind, const char *name, const char *rw,
+                    const char *bs, const char *dir, double mib_s)
+{
+    sb_error err = { 0 };
+    sb_test *t;
+    ok(sb_result_add_test(tr, kind, name, &t, &err), &err);
+    const char *kv[][2] = { { "rw", rw },       { "bs", bs },      { "iodepth", "1" },
+                            { "numjobs", "1" }, { "direct", "1" }, { "direction", dir } };
+    for (size_t i = 0; i < ARRAY_LEN(kv); i++)
+        ok(sb_kvs_set(&t->params, kv[i][0], kv[i][1], &err), &err);
+    add_ms(t, "throughput", "B/s", mib_s * MIB);
+    add_ms(t, "iops", "1/s", mib_s * MIB / 4096);
+    add_ms(t, "lat_mean", "ns", 250000);
+    add_ms(t, "clat_p99", "ns", 900000);
+    add_ms(t, "clat_p1", "ns", 100000);
+    add_ms(t, "cpu", "%", 12);
+    add_ms(t, strcmp(kind, "job") == 0 ? "io_bytes" : "bytes", "B", 1e9);
+}
+
+/* Run 1: storbench job, run 2: fio's JSON imported (no host, fs unknown). */
+static sb_run *job_vs_fio_run(size_t i)
+{
+    sb_error err = { 0 };
+    sb_run *run = sb_run_new(i == 0 ? "storbench job t.fio" : "import t.json", STARTED_UNIX);
+    assert_non_null(run);
+    if (i == 0)
+        ok(sb_kvs_set(&run->host, "hostname", "pi4", &err), &err);
+    sb_target_res *tr;
+    ok(sb_result_add_target(run, "/mnt/sd", "directory", i == 0 ? "ext4" : "", &tr, &err), &err);
+    const char *kind = i == 0 ? "job" : "fio";
+    add_job(tr, kind, i == 0 ? "rr read" : "randr read", "randread", "4096", "read", 20 + i);
+    add_job(tr, kind, "seqw write", "write", "1048576", "write", 10 + i);
+    return run;
+}
+
+static char *render_sel(make_fn make, size_t n, sb_format fmt, const sb_compare_metrics *sel)
+{
+    sb_compare_run runs[2];
+    for (size_t i = 0; i < n; i++)
+        runs[i] = (sb_compare_run){ (int64_t)i + 1, make(i) };
+    sb_buf out = { 0 };
+    sb_sink sink;
+    sb_error err = { 0 };
+    sb_sink_init_buf(&sink, &out);
+    ok(sb_compare_render(runs, n, fmt, NULL, sel, &sink, &err), &err);
+    for (size_t i = 0; i < n; i++)
+        sb_run_free((sb_run *)runs[i].run);
+    assert_non_null(out.data);
+    char *sq = squeeze(out.data);
+    sb_buf_free(&out);
+    return sq;
+}
+
+/* A storbench job and the same job's fio result share a row; the test
+ * named alike keeps its name, the other is labelled by what it did. */
+static void test_job_vs_fio(void **state)
+{
+    (void)state;
+    sb_compare_metrics headline = { 0 };
+    char *s = render_sel(job_vs_fio_run, 2, SB_FORMAT_TEXT, &headline);
+    assert_non_null(strstr(s, "\njob throughput, MiB/s\n"));
+    assert_non_null(strstr(s, "\nrandread 4k Q1T1 direct read 20.0 21.0 +5.0%\n"));
+    assert_non_null(strstr(s, "\nseqw write 10.0 11.0 +10.0%\n"));
+    assert_non_null(strstr(s, "\nhost pi4 unknown\n"));
+    assert_non_null(strstr(s, "\nfs ext4 unknown\n"));
+    assert_null(strstr(s, "fio throughput")); /* no second table */
+    for (const char *m = "iops\0lat_mean\0clat_p99\0cpu\0"; *m; m += strlen(m) + 1) {
+        char title[64];
+        snprintf(title, sizeof title, "\njob %s, ", m);
+        assert_non_null(strstr(s, title));
+    }
+    assert_null(strstr(s, "io_bytes"));
+    assert_null(strstr(s, "clat_p1,"));
+    assert_null(strstr(s, "- not measured")); /* every cell has its value */
+    free(s);
+
+    /* --all: the bookkeeping too; --metrics iops: that alone. */
+    sb_compare_metrics all = { .all = true };
+    s = render_sel(job_vs_fio_run, 2, SB_FORMAT_TEXT, &all);
+    assert_non_null(strstr(s, "\njob io_bytes, B\n"));
+    assert_non_null(strstr(s, "\njob clat_p1, µs\n"));
+    free(s);
+    sb_compare_metrics only;
+    sb_error err = { 0 };
+    ok(sb_compare_parse_metrics("iops", &only, &err), &err);
+    s = render_sel(job_vs_fio_run, 2, SB_FORMAT_TEXT, &only);
+    assert_non_null(strstr(s, "\njob iops, /s\n"));
+    assert_null(strstr(s, "throughput"));
+    assert_null(strstr(s, "cpu"));
+    free(s);
+    /* CSV and JSON hold the same rows as the text. */
+    s = render_sel(job_vs_fio_run, 2, SB_FORMAT_CSV, &only);
+    assert_string_equal(s, "kind,test,metric,unit,1:/mnt/sd,2:/mnt/sd,2:/mnt/sd diff_pct\n"
+                           "job,randread 4k Q1T1 direct read,iops,1/s,5120,5376,5.00\n"
+                           "job,seqw write,iops,1/s,2560,2816,10.00\n");
+    free(s);
+    s = render_sel(job_vs_fio_run, 2, SB_FORMAT_JSON, &only);
+    assert_non_null(strstr(s, "\"host\": null"));
+    assert_non_null(strstr(s, "\"fs\": null"));
+    assert_non_null(strstr(s, "\"test\": \"randread 4k Q1T1 direct read\""));
+    free(s);
+    sb_compare_metrics_free(&only);
+}
+
+/* --metrics: known names only, the nearest one suggested. */
+static void test_parse_metrics(void **state)
+{
+    (void)state;
+    sb_compare_metrics m;
+    sb_error err = { 0 };
+    ok(sb_compare_parse_metrics("iops,clat_p99.9,cpu", &m, &err), &err);
+    assert_int_equal(m.n, 3);
+    assert_string_equal(m.names[1], "clat_p99.9");
+    sb_compare_metrics_free(&m);
+    assert_int_equal(sb_compare_parse_metrics("iops,iopz", &m, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "--metrics: unknown metric 'iopz'; did you mean 'iops'?");
+    assert_null(m.names);
+    assert_int_equal(sb_compare_parse_metrics("zzzzzzzz", &m, &err), SB_E_INVALID);
+    assert_non_null(strstr(err.msg, "unknown metric 'zzzzzzzz' ("));
+    assert_int_equal(sb_compare_parse_metrics(",", &m, &err), SB_E_INVALID);
+    assert_non_null(strstr(err.msg, "no metric named"));
+    /* Every percentile a job records is a known name. */
+    for (unsigned k = 0; k < sb_job_n_percentiles; k++) {
+        char name[32];
+        snprintf(name, sizeof name, "clat_p%g", sb_job_percentiles[k]);
+        ok(sb_compare_parse_metrics(name, &m, &err), &err);
+        sb_compare_metrics_free(&m);
+    }
+}
+
 /* Runs without a single test: SB_E_INVALID, nothing written. */
 static void test_no_tests(void **state)
 {
@@ -324,7 +467,8 @@ static void test_no_tests(void **state)
     sb_sink sink;
     sb_sink_init_buf(&sink, &out);
     sb_error err = { 0 };
-    assert_int_equal(sb_compare_render(&r, 1, SB_FORMAT_TEXT, NULL, &sink, &err), SB_E_INVALID);
+    assert_int_equal(sb_compare_render(&r, 1, SB_FORMAT_TEXT, NULL, NULL, &sink, &err),
+                     SB_E_INVALID);
     assert_non_null(strstr(err.msg, "no test"));
     assert_int_equal(out.len, 0);
     sb_run_free(run);
@@ -336,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_seed000_text), cmocka_unit_test(test_seed000_csv),
         cmocka_unit_test(test_seed000_json), cmocka_unit_test(test_seed004_text),
         cmocka_unit_test(test_values),       cmocka_unit_test(test_no_tests),
+        cmocka_unit_test(test_job_vs_fio),   cmocka_unit_test(test_parse_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,9 @@
  * the result model (`storbench results import`).
  *
  * The good corpus, tests/data/import/good/: genuine output of fio 3.33
- * (--output-format=json, one randrw job; two jobs with global options),
+ * (--output-format=json, one randrw job; two jobs with global options;
+ * fio --client's "client_stats" of two jobs, one reading /dev/zero, one of
+ * numjobs=2 with group_reporting, and its "All clients" sum),
  * bonnie++ 2.00a (a CSV line in format 1.98, with "+++++" fields) and
  * zcav 2.00a (a file read faster than it can time: every block "++++"),
  * and hand-made lines in formats 1.96 (47 and 48 fields) and 1.97, two
@@ -36,6 +38,7 @@
 #include "storbench/import.h"
 #include "storbench/report.h"
 #include "storbench/result.h"
+#include "storbench/result_kinds.h"
 #include "storbench/sink.h"
 
 #ifndef SB_TEST_DATA
@@ -84,7 +87,7 @@ static const char *const good[] = {
     "fio-3.33-randrw.json",     "fio-3.33-two-jobs.json", "bonnie-2.00a-1.98.csv",
     "bonnie-1.96.csv",          "bonnie-1.97.csv",        "bonnie-1.98-two-lines.csv",
     "zcav-2.00a-too-fast.log",  "zcav-sdcard.log",        "zcav-2.00a-3-loops.log",
-    "zcav-appended-passes.log", "bonnie-1.96-chunk.csv",
+    "zcav-appended-passes.log", "bonnie-1.96-chunk.csv",  "fio-3.33-client.json",
 };
 
 static void test_good_golden(void **state)
@@ -169,13 +172,45 @@ static void test_fio_values(void **state)
     assert_string_equal(run->targets[0].path, "/tmp/cmpgen"); /* the global directory */
     assert_int_equal(run->targets[0].n_tests, 2);             /* no empty direction */
     const sb_test *w = find_test(run, 0, "seqwrite write");
-    assert_string_equal(sb_kvs_get(&w->params, "bs"), "1m");
+    /* What the job did, as storbench job writes it: bs in bytes. */
+    assert_string_equal(run->targets[0].kind, "directory");
+    assert_string_equal(sb_kvs_get(&w->params, "bs"), "1048576");
     assert_string_equal(sb_kvs_get(&w->params, "direct"), "1"); /* from global options */
+    assert_string_equal(sb_kvs_get(&w->params, "iodepth"), "1");
+    assert_string_equal(sb_kvs_get(&w->params, "numjobs"), "1");
+    char id[160];
+    assert_true(sb_test_identity(w, id, sizeof id));
+    assert_string_equal(id, "write 1M Q1T1 direct write");
+    assert_true(value(w, "cpu", "%") == value(w, "usr_cpu", "%") + value(w, "sys_cpu", "%"));
     assert_true(value(w, "bytes", "B") == 16777216.0);
     assert_true(value(w, "throughput", "B/s") > 0);
     const sb_test *r = find_test(run, 0, "randread read");
     assert_true(value(r, "iops", "1/s") > 0);
     assert_true(value(r, "clat_p99", "ns") >= value(r, "clat_p50", "ns"));
+    sb_run_free(run);
+}
+
+/* fio --client: each job's host, a /dev/ file is a device, the "All
+ * clients" sum is no job, and a group_reporting entry is numjobs jobs. */
+static void test_fio_client(void **state)
+{
+    (void)state;
+    sb_run *run;
+    sb_error err = { 0 };
+    assert_int_equal(import("good/fio-3.33-client.json", &run, &err), SB_OK);
+    assert_string_equal(sb_kvs_get(&run->host, "hostname"), "127.0.0.1");
+    assert_int_equal(run->n_targets, 2);
+    assert_string_equal(run->targets[0].path, "/dev/zero");
+    assert_string_equal(run->targets[0].kind, "device");
+    assert_string_equal(sb_kvs_get(&run->targets[0].info, "hostname"), "127.0.0.1");
+    assert_string_equal(run->targets[1].path, "/tmp/cmpgen");
+    assert_string_equal(run->targets[1].kind, "directory");
+    assert_int_equal(run->targets[0].n_tests + run->targets[1].n_tests, 2);
+    char id[160];
+    assert_true(sb_test_identity(find_test(run, 0, "zero read"), id, sizeof id));
+    assert_string_equal(id, "read 64k Q4T1 buffered read");
+    assert_true(sb_test_identity(find_test(run, 1, "randw write"), id, sizeof id));
+    assert_string_equal(id, "randwrite 4k Q4T2 direct write");
     sb_run_free(run);
 }
 
@@ -202,7 +237,11 @@ static void test_bonnie_values(void **state)
 
     assert_int_equal(import("good/bonnie-1.98-two-lines.csv", &run, &err), SB_OK);
     assert_int_equal(run->n_targets, 2);
-    assert_string_equal(run->targets[1].path, "rpi4-ssd (line 2)");
+    /* The machine is the host; the directory is not in the line. */
+    assert_string_equal(run->targets[1].path, "unknown (line 2)");
+    assert_string_equal(sb_kvs_get(&run->targets[1].info, "hostname"), "rpi4-ssd");
+    assert_string_equal(sb_kvs_get(&run->targets[0].info, "hostname"), "rpi4-sd");
+    assert_string_equal(sb_kvs_get(&run->host, "hostname"), "");
     assert_true(value(find_test(run, 0, "seeks"), "ops", "1/s") == 1422.0);
     assert_true(value(find_test(run, 0, "seeks"), "latency", "ns") == 140e6);
     sb_run_free(run);
@@ -316,6 +355,55 @@ static void test_bad(void **state)
 }
 
 /* Small cases without files: NUL bytes, blank text, other JSON shapes. */
+/* A job of fio's JSON with only what the reader needs. */
+#define FIO_JOB(name, opts, rd, wr)                                                                \
+    "{\"jobname\": \"" name "\", \"groupid\": 0, \"job options\": {" opts "},"                     \
+    "\"read\": {\"io_bytes\": " #rd ", \"bw_bytes\": 1, \"iops\": 1, \"runtime\": 1},"             \
+    "\"write\": {\"io_bytes\": " #wr ", \"bw_bytes\": 1, \"iops\": 1, \"runtime\": 1},"            \
+    "\"trim\": {\"io_bytes\": 0, \"bw_bytes\": 0, \"iops\": 0, \"runtime\": 0}}"
+
+/* What a fio job did, as storbench job writes it, from fio's spellings:
+ * aliases, per-direction block sizes, kb_base, rwmixwrite, a queue depth
+ * with an asynchronous engine, and numjobs copies reported one by one. */
+static void test_fio_identity(void **state)
+{
+    (void)state;
+    static const char data[] = "{\"fio version\": \"fio-3.33\", \"timestamp\": 1, \"jobs\": [" FIO_JOB(
+        "mix",
+        "\"readwrite\": \"randrw:4\", \"blocksize\": \"4k,16k\", "
+        "\"rwmixwrite\": \"30\", \"ioengine\": \"libaio\", \"iodepth\": \"8\", "
+        "\"direct\": \"1\"",
+        1,
+        1) "," FIO_JOB("si",
+                       "\"rw\": \"read\", \"bs\": \"4k\", \"kb_base\": \"1000\", "
+                       "\"iodepth\": \"8\", \"buffered\": \"0\"",
+                       1,
+                       0) "," FIO_JOB("two",
+                                      "\"rw\": \"write\", \"bs\": \"1m\", \"numjobs\": \"2\"", 0,
+                                      1) "," FIO_JOB("two",
+                                                     "\"rw\": \"write\", \"bs\": \"1m\", \"numjobs\": \"2\"",
+                                                     0, 1) "]}";
+    sb_run *run = NULL;
+    sb_error err = { 0 };
+    if (sb_import_buffer("x", data, strlen(data), MTIME_UNIX, &run, &err) != SB_OK)
+        fail_msg("%s", err.msg);
+    assert_string_equal(run->targets[0].path, "unknown");
+    assert_string_equal(run->targets[0].kind, "unknown");
+    static const char *const want[][2] = {
+        { "mix read", "randrw 70% 4k Q8T1 direct read" },
+        { "mix write", "randrw 70% 16k Q8T1 direct write" },
+        { "si read", "read 4000 Q1T1 direct read" }, /* psync, fio's default, caps the depth */
+        { "two write", "write 1M Q1T1 buffered write" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(want); i++) {
+        char id[160];
+        assert_true(sb_test_identity(find_test(run, 0, want[i][0]), id, sizeof id));
+        assert_string_equal(id, want[i][1]);
+    }
+    assert_int_equal(run->targets[0].n_tests, 5);
+    sb_run_free(run);
+}
+
 static void test_inline(void **state)
 {
     (void)state;
@@ -397,9 +485,10 @@ static void test_run_status(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_good_golden),   cmocka_unit_test(test_fio_values),
-        cmocka_unit_test(test_bonnie_values), cmocka_unit_test(test_zcav_values),
-        cmocka_unit_test(test_bad),           cmocka_unit_test(test_inline),
+        cmocka_unit_test(test_good_golden), cmocka_unit_test(test_fio_values),
+        cmocka_unit_test(test_fio_client),  cmocka_unit_test(test_bonnie_values),
+        cmocka_unit_test(test_zcav_values), cmocka_unit_test(test_bad),
+        cmocka_unit_test(test_inline),      cmocka_unit_test(test_fio_identity),
         cmocka_unit_test(test_run_status),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
