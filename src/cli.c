@@ -281,6 +281,15 @@ atomic_int *cli_stop_flag(void)
 static uint64_t progress_last_ns;
 static bool progress_drawn;
 
+int cli_force_check(bool force, bool destructive)
+{
+    if (force && !destructive)
+        return cli_usage_error("--force is only for --destructive (it lets --destructive write "
+                               "over a filesystem, swap or a partition table); alone it allows "
+                               "nothing");
+    return CLI_EXIT_OK;
+}
+
 void cli_progress_clock(uint64_t ns, bool unknown, char *buf, size_t len)
 {
     unsigned long long s = (unsigned long long)(ns / 1000000000u);

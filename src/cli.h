@@ -64,6 +64,9 @@ void cli_error(const char *fmt, ...) SB_PRINTF(1, 2);
 /* Prints "storbench: <message>" on stderr as cli_error does and returns
  * CLI_EXIT_USAGE: the end of a check of the command line. */
 int cli_usage_error(const char *fmt, ...) SB_PRINTF(1, 2);
+/* --force without --destructive allows nothing: a usage error (the code),
+ * else CLI_EXIT_OK. */
+int cli_force_check(bool force, bool destructive);
 /* Prints the library's "out of memory" as cli_error does. */
 void cli_error_nomem(void);
 /* Warns on stderr ("storbench: warning: ...", one line, whatever --quiet)
@@ -272,10 +275,6 @@ typedef int (*cli_runs_fn)(const struct sb_compare_run *runs, size_t n, const vo
  * it (its error printed). */
 int cli_on_runs_all(const char *db, const struct sb_store_filter *filter, bool all, const char *cmd,
                     char **argv, int first, int argc, bool latest, cli_runs_fn fn, const void *ctx);
-/* cli_on_runs_all with all (every run, whatever its status): what
- * `results compare` does until it takes --all. */
-int cli_on_runs(const char *db, const struct sb_store_filter *filter, const char *cmd, char **argv,
-                int first, int argc, bool latest, cli_runs_fn fn, const void *ctx);
 
 /* What this build is (cli_build.c, which meson writes from cli_build.c.in):
  * the git revision it was built from ("unknown" when that was not known),

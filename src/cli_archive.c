@@ -252,9 +252,3 @@ int cli_on_runs_all(const char *db, const sb_store_filter *filter, bool all, con
     sb_store_close(store);
     return rc;
 }
-
-int cli_on_runs(const char *db, const sb_store_filter *filter, const char *cmd, char **argv,
-                int first, int argc, bool latest, cli_runs_fn fn, const void *ctx)
-{
-    return cli_on_runs_all(db, filter, true, cmd, argv, first, argc, latest, fn, ctx);
-}

@@ -293,7 +293,9 @@ const cli_option cli_results_compare_opts[] = {
       "only these metrics, comma-separated (default: throughput, iops, ops, lat_mean, clat_p99, "
       "latency, latency_p99, cpu, score, capacity_claimed, capacity_usable)",
       NULL },
-    { "all", 'a', NULL, "every metric, bookkeeping too (io_bytes, runtime, all percentiles, ...)",
+    { "all", 'a', NULL,
+      "leave nothing out: every metric, bookkeeping too (io_bytes, runtime, all percentiles, "
+      "...), and the interrupted and failed runs the filters select",
       NULL },
     { "si", 0, NULL, HELP_SI, NULL },
     { "filter", 0, "KEY=VALUE", HELP_FILTER, NULL },

@@ -206,6 +206,8 @@ int cmd_job(const char *cmdline, int argc, char **argv)
     if (rc == CLI_EXIT_OK)
         rc = cli_parse_more(n_own, own, cli_job_opts, job_usage, job_option, &a, &first,
                             sb_jobspec_suggest);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_force_check(a.force, a.destructive);
     cli_notes ls;
     sb_sink notes;
     cli_notes_init(&ls, &notes, a.out.quiet);

@@ -420,8 +420,8 @@ static int results_compare(const char *cmdline, int argc, char **argv)
     if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
         rc = CLI_EXIT_USAGE;
     if (rc == CLI_EXIT_OK)
-        rc = cli_on_runs(a.db, &a.filter, "results compare", argv, first, argc, false, compare_runs,
-                         &a);
+        rc = cli_on_runs_all(a.db, &a.filter, a.all, "results compare", argv, first, argc, false,
+                             compare_runs, &a);
     sb_kvs_free(&a.labels);
     sb_compare_metrics_free(&a.metrics);
     return rc < 0 ? CLI_EXIT_OK : rc;

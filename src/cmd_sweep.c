@@ -123,6 +123,8 @@ int cmd_sweep(const char *cmdline, int argc, char **argv)
     sb_sweep_config_init(&a.cfg);
     int first;
     int rc = cli_parse(argc, argv, cli_sweep_opts, sweep_usage, sweep_option, &a, &first);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_force_check(a.cfg.force, a.cfg.destructive);
     if (rc == CLI_EXIT_OK && first >= argc)
         rc = cli_usage_error("sweep: no TARGET given (a directory or a block device; see --help)");
     if (rc == CLI_EXIT_OK)

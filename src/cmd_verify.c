@@ -144,6 +144,8 @@ int cmd_verify(const char *cmdline, int argc, char **argv)
     sb_verify_config_init(&a.cfg);
     int first;
     int rc = cli_parse(argc, argv, cli_verify_opts, verify_usage, verify_option, &a, &first);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_force_check(a.cfg.force, a.cfg.destructive);
     if (rc == CLI_EXIT_OK && first >= argc)
         rc = cli_usage_error("verify: no TARGET given (a directory or a block device; see --help)");
     if (rc == CLI_EXIT_OK && argc - first > 1)

@@ -223,6 +223,8 @@ int cmd_zcav(const char *cmdline, int argc, char **argv)
     sb_zcav_config_init(&a.cfg);
     int first;
     int rc = cli_parse(argc, argv, cli_zcav_opts, zcav_usage, zcav_option, &a, &first);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_force_check(a.cfg.force, a.cfg.destructive);
     for (int i = first; rc == CLI_EXIT_OK && i < argc; i++) {
         if (a.n_paths >= SB_ZCAV_MAX_TARGETS) {
             rc = cli_usage_error("zcav: at most %d targets", SB_ZCAV_MAX_TARGETS);

@@ -102,6 +102,9 @@ check "second TARGET missing, first untouched" 1 "'$W/missing'" -- \
     sweep "${F[@]}" "$D" "$W/missing"
 check "block size larger than the test file" 1 "1.0 MiB" "512.0 KiB" "'$D'" -- \
     sweep "${F[@]}" --bs 1m --file-size 512k "$D"
+check "sweep: --force without --destructive" 2 "--force is only for --destructive" -- sweep --force "$W"
+check "job: --force without --destructive" 2 "--force is only for --destructive" -- \
+    job --force --name=x --rw=read --size=1m "--directory=$W"
 check "run: missing directory" 1 "'$W/missing'" -- run -q --time 0.2s --size 16m "$W/missing"
 check "run: a block device is not a directory" 1 "block device" -- run -q /dev/loop-control
 check "run: --size below the minimum" 2 "--size" "16 MiB" -- run -q --size 1m "$D"

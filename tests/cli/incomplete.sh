@@ -11,7 +11,8 @@
 #    "+++++"), the job that never ran "-" and "not measured";
 #  * `results list` marks them interrupted, `--ids` still lists every id;
 #  * `results show` and `export` carry the status and null/empty values;
-#  * `report` leaves them out of the default and of a filter unless --all,
+#  * `report` and `results compare` leave them out of the default and of a
+#    filter unless --all,
 #    and takes one named by id, marked in the page.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
@@ -211,6 +212,16 @@ grep -qx 'storbench: report: no saved run matches the filters (4 incomplete runs
 sb_run "$T/out/r_left_all" report --filter cut=yes --all --db "$DB"
 [[ $SB_RC -eq 0 && $(runs_in "$T/out/r_left_all.stdout") == "1 2 3 4 " ]] ||
     bad "report --filter cut=yes --all: exit $SB_RC, runs $(runs_in "$T/out/r_left_all.stdout")"
+
+# ---- compare: the same rule as report ---------------------------------------
+sb_run "$T/out/c_left" results compare --filter cut=yes --db "$DB"
+[[ $SB_RC -eq 1 ]] || bad "compare of incomplete runs only: exit $SB_RC"
+grep -q '4 incomplete runs left out; --all includes them' "$T/out/c_left.stderr" ||
+    bad "compare of incomplete runs only: '$(cat "$T/out/c_left.stderr")'"
+sb_run "$T/out/c_left_all" results compare --filter cut=yes --all -f json --db "$DB"
+[[ $SB_RC -eq 0 ]] || bad "compare --filter cut=yes --all: exit $SB_RC: $(cat "$T/out/c_left_all.stderr")"
+sb_run "$T/out/c_named" results compare 2 --db "$DB"
+[[ $SB_RC -eq 0 ]] || bad "compare 2 (named, interrupted): exit $SB_RC: $(cat "$T/out/c_named.stderr")"
 
 [[ $failed -eq 0 ]] || sb_fail "$failed checks failed"
 echo "PASS"
