@@ -8,7 +8,8 @@
 # --destructive; a mounted device with --destructive; a device whose
 # partition is mounted, with --destructive; a device in use as swap. Every
 # refusal of a device is checked for each command that can write: sweep
-# --destructive, zcav -w --destructive and verify --destructive. Then
+# --destructive, zcav -w --destructive, verify --destructive and job
+# --destructive (with --force, so that the rule refused is the one named). Then
 # what is allowed: reading an unmounted device in place (content unchanged)
 # and, with --destructive, writing to it. (A device that holds the root
 # filesystem cannot be offered up here: tests/unit/test_target.c checks that
@@ -58,6 +59,8 @@ expect_write_refusals() {
     refused "$check" "$pattern" zcav -w --destructive -b 1 -q --no-save "$dev"
     refused "$check" "$pattern" verify --destructive -q --no-save "$dev"
     refused "$check" "$pattern" verify --destructive --write-only -q --no-save "$dev"
+    refused "$check" "$pattern" job --destructive --force -q --no-save --name=r --rw=write \
+        --bs=4k --size=1m "--filename=$dev"
 }
 
 # A read-only filesystem.
