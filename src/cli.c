@@ -529,11 +529,14 @@ void cli_job_progress(const sb_job_progress *p, void *ctx)
         return;
     }
     size_t n = 0;
-    if (p->reads) {
+    bool starting = strcmp(p->phase, "starting") == 0;
+    if (starting) {
+        /* No rate yet: the first second is a device's burst after idle. */
+    } else if (p->reads) {
         double r = cli_progress_rate(p->read_rate, ctx, &unit);
         n += (size_t)snprintf(rates + n, sizeof rates - n, "  read %.1f %s", r, unit);
     }
-    if (p->writes && n < sizeof rates) {
+    if (p->writes && !starting && n < sizeof rates) {
         double w = cli_progress_rate(p->write_rate, ctx, &unit);
         n += (size_t)snprintf(rates + n, sizeof rates - n, "  write %.1f %s%s", w, unit,
                               p->write_at_device ? " at the device"

@@ -74,8 +74,9 @@
 typedef struct sb_bonnie_progress {
     const char *test; /* one of sb_bonnie_test_names */
     unsigned test_index;
-    const char *phase; /* "measuring", or "flushing" (the fsync inside the time) */
-    uint64_t done;     /* bytes, seeks or files, all copies together */
+    unsigned step, n_steps; /* this test is the step-th (1-based) of the n_steps that run */
+    const char *phase;      /* "measuring", or "flushing" (the fsync inside the time) */
+    uint64_t done;          /* bytes, seeks or files, all copies together */
     uint64_t total;
     double elapsed_s; /* of this test */
     /* The write tests (putc, write, rewrite) are buffered: their own bytes

@@ -55,7 +55,9 @@
  * I/O, and for buffered writes the device's own counters (write_at_device),
  * never the page cache filling. */
 typedef struct sb_job_progress {
-    const char *phase;   /* "laying out", "ramp", "measuring", "flushing" */
+    /* "laying out", "starting" (a group's first second: its rates are
+     * not meaningful yet), "ramp", "measuring", "flushing" */
+    const char *phase;
     const char *name;    /* the first job of the current stonewall group */
     unsigned group;      /* the stonewall group (test) being run, 1-based */
     unsigned n_groups;   /* of the run */

@@ -147,6 +147,8 @@ static void report(sb_bonnie_ctx *b, uint64_t now)
         sb_bonnie_progress p = {
             .test = sb_bonnie_test_names[b->test],
             .test_index = b->test,
+            .step = b->step,
+            .n_steps = b->n_steps,
             .phase = atomic_load(&b->flushing) ? "flushing" : "measuring",
             .done = (uint64_t)done * b->unit,
             .total = b->total * b->unit,
@@ -490,15 +492,19 @@ sb_status sb_bonnie_run(const sb_bonnie_config *c, const char *dir, sb_run *run,
     if (st == SB_OK)
         st = sb_kvs_setf(&tres->info, err, "seed", "%llu", (unsigned long long)c->seed);
     uint64_t t0 = sb_clock_ns();
+    b.n_steps = (c->file_bytes ? (c->char_bytes ? 6u : 4u) : 0u) + (c->files_k ? 6u : 0u);
     for (unsigned i = 0; st == SB_OK && c->file_bytes && i < 6; i++) {
         if (!c->char_bytes && (i == SB_BONNIE_PUTC || i == SB_BONNIE_GETC))
             continue;
+        b.step++;
         st = run_test(&b, i, &sb_bonnie_io_tests[i], tres, err);
     }
     if (st == SB_OK)
         remove_files(&b);
-    for (unsigned i = 0; st == SB_OK && c->files_k && i < 6; i++)
+    for (unsigned i = 0; st == SB_OK && c->files_k && i < 6; i++) {
+        b.step++;
         st = run_test(&b, SB_BONNIE_SEQ_CREATE + i, &sb_bonnie_file_tests[i], tres, err);
+    }
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
     release(&b);
     pthread_mutex_destroy(&b.progress_lock);

@@ -67,6 +67,7 @@ struct sb_bonnie_ctx {
     sb_dirtree *tree;         /* the file tests' directories, or NULL */
     const sb_bonnie_test *fn; /* the test running */
     unsigned test;            /* its index (SB_BONNIE_*) */
+    unsigned step, n_steps;   /* it is the step-th of the n_steps tests that run */
     uint64_t total;           /* its progress units, all copies */
     uint64_t unit;            /* bytes per progress unit */
     uint64_t start_ns;        /* when it began */

@@ -323,6 +323,10 @@ void sb_job_progress_report(sb_jshared *sh)
         p.phase = "flushing";
     } else if (ramp) {
         p.phase = "ramp";
+    } else if (!over && now - sh->t0 < SB_JOB_SETTLE_NS) {
+        /* The first second holds a throttle's or a card's credit after
+         * idle (8 MiB at once at queue depth 8): no rate is shown from it. */
+        p.phase = "starting";
     }
     if (sh->buffered_writes && sh->have_dev && dev) {
         /* What the device has taken of what the group writes (the bytes

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 #
 # progress.sh: the progress line on a terminal speaks the unit of the tables:
-# MiB/s by default, MB/s with --si, for sweep and for job. script(1) gives
+# MiB/s by default, MB/s with --si, for sweep and for job; zcav's time left
+# is a clock (m:ss). tests/slow/progress.sh checks the line's truth on a
+# throttled device. script(1) gives
 # the commands a pseudo-terminal, since the line is drawn only on one.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
@@ -46,4 +48,14 @@ on_tty job "${job[@]}"
 check job 'MiB/s' 'MB/s'
 on_tty job_si "${job[@]}" --si
 check job_si 'MB/s' 'MiB/s'
-[[ $failed -eq 0 ]] || sb_fail "$failed of 4 progress lines in the wrong unit"
+# zcav's line: its time left as a clock, never "0 us" at the end.
+head -c 8388608 /dev/zero >"$T/zcav.img"
+on_tty zcav zcav --no-save -b 1 "$T/zcav.img"
+if ! grep -Eq 'ETA [0-9]+:[0-9][0-9]' "$T/zcav.tty" || grep -Eq 'ETA [0-9.]+ (us|ms|s)' "$T/zcav.tty"; then
+    echo "not ok - zcav: the ETA is not a clock"
+    sb_show "$T/zcav.tty" terminal
+    failed=$((failed + 1))
+else
+    echo "ok - zcav: the ETA is a clock"
+fi
+[[ $failed -eq 0 ]] || sb_fail "$failed progress lines wrong"
