@@ -73,8 +73,18 @@ bool cli_db_path(const char *opt, char *buf, size_t len)
 
 int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
 {
-    if (save->no_save || !cli_run_has_tests(run))
+    if (save->no_save)
         return CLI_EXIT_OK;
+    if (!cli_run_has_tests(run)) {
+        /* Stopped before its first test (during the layout): an empty
+         * run would be debris in the archive. (A refused target has said
+         * why already, in its one line.) */
+        if (!quiet && run->status == SB_RUN_INTERRUPTED) {
+            cli_progress_done();
+            fprintf(stderr, "storbench: nothing was measured, so no run was saved\n");
+        }
+        return CLI_EXIT_OK;
+    }
     char path[PATH_MAX];
     if (!cli_db_path(save->db, path, sizeof path))
         return CLI_EXIT_FAIL;

@@ -8,15 +8,18 @@
 #    redraws (layout, flushing, draining a queue and the pauses included);
 #  * the rates shown are the device's: never above the limits (+12%; a
 #    test's first second, a throttle's credit after idle, shows no rate but
-#    "starting"), and the sequential tests within 12% of them, so neither
-#    the page cache (GB/s) nor a sample that caught a burst is shown;
+#    "starting"), and the queued sequential test (SEQ1M Q8T1, which keeps
+#    the device busy) within 12% of them, so neither the page cache (GB/s)
+#    nor a sample that caught a burst is shown;
 #  * run: "[k/n]" counts the tests up to n, the layout is shown with its
 #    bytes, and from a quarter of the run on the ETA is within 25% (+1.5 s,
 #    the clock's resolution and the last redraw) of the time really left;
 #  * a buffered writer (a fio job with end_fsync) shows the device's rate
 #    ("at the device"), at most the limit +25% on average since it began;
 #  * sweep and bonnie: no silence, the device's rates, bonnie's fsync shown
-#    as "flushing" or at the device.
+#    as "flushing" or at the device;
+#  * a run stopped (SIGINT) during its layout prints no table, saves no run,
+#    and says so.
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -92,11 +95,11 @@ check run "tests counted [k/n] up to n" '
 check run "the layout shown with its bytes at the device's rate" '
     / laying out / { seen = 1; if (match($0, /MiB\/s/) && $0 ~ /of 64.0 MiB/) ok = 1 }
     END { if (!seen || !ok) print "no layout line with its bytes" }'
-check run "rates within the limits, sequential tests at them" "$rates_fn"'
+check run "rates within the limits, SEQ1M Q8T1 at them" "$rates_fn"'
     / measuring / {
         r = rate($0, "read"); w = rate($0, "write")
         if (r > R * 1.12 || w > W * 1.12) print "above the limits: " $0
-        if ($3 ~ /^SEQ1M/ && ((r >= 0 && r < R * 0.88) || (w >= 0 && w < W * 0.88)))
+        if ($3 == "SEQ1M" && $4 == "Q8T1:" && ((r >= 0 && r < R * 0.88) || (w >= 0 && w < W * 0.88)))
             print "below the limits: " $0
     }'
 check run "ETA within 25% of the time left from a quarter on" '
@@ -151,5 +154,21 @@ check bonnie "write tests at the device's rate" '
         seen = 1
     }
     END { if (!seen) print "no write test shown" }'
+
+# A run stopped during its layout measured nothing: it says so, and saves
+# nothing (no archive appears).
+"$SB_BIN" run --size 64m --time 1s --db "$T/int.db" "$mnt" >"$T/int.out" 2>"$T/int.err" &
+pid=$!
+sleep 1.5
+kill -INT "$pid"
+rc=0
+wait "$pid" || rc=$?
+if [[ $rc -eq 130 && ! -s $T/int.out && ! -e $T/int.db ]] &&
+    grep -qx 'storbench: nothing was measured, so no run was saved' "$T/int.err"; then
+    echo "ok - run stopped during its layout: nothing printed, nothing saved, and said so"
+else
+    echo "not ok - run stopped during its layout: exit $rc, stderr: $(cat "$T/int.err")"
+    failed=$((failed + 1))
+fi
 
 [[ $failed -eq 0 ]] || sb_fail "$failed progress checks failed (lines in $T)"
