@@ -184,6 +184,7 @@ struct sb_jshared {
     uint64_t run_t0;
     double rate[2];     /* bytes/s each direction measured at so far; 0: not yet */
     double layout_rate; /* bytes/s of the layouts (device writes), 0: none yet */
+    double guess[2];    /* the running group's rates, until rate[] knows better */
     uint64_t timed_nominal_ns, timed_took_ns; /* finished time-bound groups */
 };
 

@@ -19,6 +19,7 @@
  * shows no ETA rather than a guess.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "runner/job_int.h"
 
@@ -102,6 +103,18 @@ sb_status sb_job_plan(sb_jshared *sh, sb_error *err)
     return SB_OK;
 }
 
+/* Whether the current group moves one direction only (its rate is that
+ * direction's). */
+static bool g_reads_only(const sb_jshared *sh)
+{
+    return sh->groups[sh->barrier].reads && !sh->groups[sh->barrier].writes;
+}
+
+static bool g_writes_only(const sb_jshared *sh)
+{
+    return sh->groups[sh->barrier].writes && !sh->groups[sh->barrier].reads;
+}
+
 /* Learns a direction's rate (bytes over ns) from what just finished. */
 static void learn_rate(sb_jshared *sh, int d, uint64_t bytes, uint64_t ns)
 {
@@ -129,7 +142,9 @@ static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
 {
     double ns = 0;
     if (with_layout && g->layout_bytes) {
-        double wr = sh->layout_rate > 0 ? sh->layout_rate : sh->rate[1];
+        double wr = sh->layout_rate > 0 ? sh->layout_rate
+                    : sh->rate[1] > 0   ? sh->rate[1]
+                                        : sh->guess[1];
         if (wr <= 0)
             return 0;
         ns += (double)g->layout_bytes * 1e9 / wr;
@@ -143,9 +158,13 @@ static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
     for (int d = 0; d < 2; d++) {
         if (!g->bytes[d])
             continue;
-        /* A direction not measured yet: the other's rate (flash reads
-         * are rarely slower than its writes, so this errs long). */
-        double r = sh->rate[d] > 0 ? sh->rate[d] : d == 1 ? sh->layout_rate : sh->rate[1];
+        /* A direction no group has finished in yet: the rate of the
+         * group running now, else the layouts', else the other
+         * direction's (flash reads are rarely slower than its writes, so
+         * this errs long). */
+        double r = sh->rate[d] > 0 ? sh->rate[d] : sh->guess[d];
+        if (r <= 0)
+            r = d == 1 ? sh->layout_rate : sh->rate[1] > 0 ? sh->rate[1] : sh->guess[1];
         if (r <= 0 && d == 0)
             r = sh->layout_rate;
         if (r <= 0)
@@ -343,6 +362,14 @@ void sb_job_progress_report(sb_jshared *sh)
             double rate = (double)at_dev / (double)p.elapsed_ns;
             eta = (uint64_t)((double)(to_write - at_dev) / rate);
         }
+    }
+    /* What the groups to come will be estimated from until one of them
+     * has finished in this direction: this group's rates, once measured. */
+    if (strcmp(p.phase, "measuring") == 0) {
+        if (g_reads_only(sh) && p.read_rate > 0)
+            sh->guess[0] = p.read_rate;
+        if (g_writes_only(sh) && p.write_rate > 0 && !p.cached_writes)
+            sh->guess[1] = p.write_rate;
     }
     p.eta_ns = eta;
     /* The group's time left is known when it is time-bound or has moved
