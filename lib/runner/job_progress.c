@@ -219,7 +219,6 @@ void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
     p.done_bytes = done_bytes;
     p.total_bytes = f->need - f->have;
     p.elapsed_ns = elapsed_ns;
-    p.writes = true;
     if (elapsed_ns && done_bytes) {
         /* The layout syncs as it goes (sb_engine_layout): its rate is the
          * device's, and the first estimate of the write rate. */
@@ -232,7 +231,8 @@ void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
         double rest =
             (double)(p.total_bytes - (done_bytes < p.total_bytes ? done_bytes : p.total_bytes));
         left = (uint64_t)(rest * 1e9 / p.write_rate);
-        /* The rest of this group's layout (other files) and the group. */
+        /* Then the group itself (a group's other files still to lay out
+         * after this one are not counted: they are rare, fio's filename=a:b). */
         sb_jgroup g = sh->groups[sh->barrier];
         g.layout_bytes = 0;
         uint64_t gns = group_ns(sh, &g, false);
@@ -240,6 +240,7 @@ void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
     } else {
         fill_run(sh, &p, now, 0, false);
     }
+    /* fill_run gave the group's directions; a layout only writes. */
     p.reads = false;
     p.writes = true;
     c->progress(&p, c->progress_ctx);
