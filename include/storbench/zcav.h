@@ -47,16 +47,17 @@
 #define SB_ZCAV_MAX_PASSES 1000
 #define SB_ZCAV_MAX_TARGETS 64
 
-/* What the progress callback sees after every block. Calls are serialised
- * (several targets run in threads), so the callback needs no lock. */
+/* What the progress callback sees after every block, and every quarter
+ * second inside a long one. Calls are serialised (several targets run in
+ * threads), so the callback needs no lock. */
 typedef struct sb_zcav_progress {
     const char *target;
     unsigned pass; /* 1-based */
     unsigned n_passes;
-    uint64_t offset_bytes; /* of the block just measured */
+    uint64_t offset_bytes; /* of the block being (or just) measured */
     size_t done_blocks;    /* of this target, over all passes */
     size_t n_blocks;       /* of this target, over all passes */
-    double rate;           /* bytes/s of the block just measured */
+    double rate;           /* bytes/s of that block so far */
     uint64_t eta_ns;       /* this target's time left, from its rate so far */
 } sb_zcav_progress;
 
