@@ -457,6 +457,27 @@ static void put32(unsigned char *p, uint32_t v)
     put16(p + 2, v >> 16);
 }
 
+/* /sys/dev/block/M:m/stat: bytes from 512-byte sectors whatever the
+ * device's block size, in flight from field 9; short or bad text refused. */
+static void test_io_stat(void **state)
+{
+    (void)state;
+    sb_io_counters c;
+    assert_true(sb_probe_io_stat_decode("    1200     10   40960   300     800    5  20480   900"
+                                        "    3   1100   1200    0    0    0    0    0    0\n",
+                                        &c));
+    assert_int_equal(c.read_bytes, 40960ull * 512);
+    assert_int_equal(c.write_bytes, 20480ull * 512);
+    assert_int_equal(c.in_flight, 3);
+    /* Counters past 32 bits (a 32-bit board's long would wrap). */
+    assert_true(sb_probe_io_stat_decode("1 0 17179869184 0 1 0 8589934592 0 0", &c));
+    assert_int_equal(c.read_bytes, 17179869184ull * 512);
+    assert_int_equal(c.write_bytes, 8589934592ull * 512);
+    assert_false(sb_probe_io_stat_decode("1 2 3 4 5 6 7 8", &c));
+    assert_false(sb_probe_io_stat_decode("1 2 3 x 5 6 7 8 9", &c));
+    assert_false(sb_probe_io_stat_decode("", &c));
+}
+
 static void test_signature(void **state)
 {
     (void)state;
@@ -570,15 +591,25 @@ static void test_signature(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_signature),           cmocka_unit_test(test_mount_of_devno),
-        cmocka_unit_test(test_mount_of_path),       cmocka_unit_test(test_device_in_use),
-        cmocka_unit_test(test_logical_block_size),  cmocka_unit_test(test_host_basic),
-        cmocka_unit_test(test_cid_decode),          cmocka_unit_test(test_cid_kvs),
-        cmocka_unit_test(test_csd_decode),          cmocka_unit_test(test_throttled),
-        cmocka_unit_test(test_alignment),           cmocka_unit_test(test_scheduler),
-        cmocka_unit_test(test_bus_names),           cmocka_unit_test(test_block_pi),
-        cmocka_unit_test(test_block_missing_files), cmocka_unit_test(test_host_missing_files),
-        cmocka_unit_test(test_snapshot_errors),     cmocka_unit_test(test_fs_type_statfs),
+        cmocka_unit_test(test_signature),
+        cmocka_unit_test(test_io_stat),
+        cmocka_unit_test(test_mount_of_devno),
+        cmocka_unit_test(test_mount_of_path),
+        cmocka_unit_test(test_device_in_use),
+        cmocka_unit_test(test_logical_block_size),
+        cmocka_unit_test(test_host_basic),
+        cmocka_unit_test(test_cid_decode),
+        cmocka_unit_test(test_cid_kvs),
+        cmocka_unit_test(test_csd_decode),
+        cmocka_unit_test(test_throttled),
+        cmocka_unit_test(test_alignment),
+        cmocka_unit_test(test_scheduler),
+        cmocka_unit_test(test_bus_names),
+        cmocka_unit_test(test_block_pi),
+        cmocka_unit_test(test_block_missing_files),
+        cmocka_unit_test(test_host_missing_files),
+        cmocka_unit_test(test_snapshot_errors),
+        cmocka_unit_test(test_fs_type_statfs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
