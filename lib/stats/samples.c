@@ -10,20 +10,13 @@
  * - min_ns is compared with the time of all samples, including the skipped
  *   warm-up ones: it bounds how long the measurement has run, not how much
  *   of it is used.
- * - The rule's window is the last `window` samples and never reaches into
- *   the warm-up (the first `skip` samples and every sample that began
- *   before warmup_ns of sampled time): with fewer samples after the warm-up
- *   than the window, the series is not stable.
- * - Rule and estimate use one estimator: the rate is total bytes over total
- *   time of the samples considered (what "bytes moved per second" means when
- *   intervals differ in length), and the half-width is t95(m - 1) times the
- *   standard error of that ratio (see span_collect), m being the samples
- *   that have a rate.
- * - The transient cut (steady_from) looks only at series of 4 or more
- *   samples after the warm-up, and always leaves at least half of them.
- *
- * A window shorter than 2 (the header requires >= 2) can give no interval,
- * so such a rule is never satisfied.
+ * - Rule and estimate use one analysis (analyse): warm-up, batches, the
+ *   cut at a batch boundary, the rate as total bytes over total time of the
+ *   samples kept (what "bytes moved per second" means when intervals differ
+ *   in length), and its half-width from the batches (unit_rate).
+ * - Batches hold consecutive samples, the newest batches all of one length
+ *   and the first batch also the remainder: the cut may drop old samples,
+ *   never new ones.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -57,6 +50,37 @@ double sb_t95(unsigned df)
     if (df <= sizeof t95_table / sizeof t95_table[0])
         return t95_table[df - 1];
     return T95_NORMAL;
+}
+
+/*
+ * Lower 10% points of the chi-square distribution, chi2(0.10, df) for df
+ * 1..30, as printed in the usual tables; beyond 30 the Wilson-Hilferty
+ * approximation (within 0.1% there). s^2 * df / chi2(0.10, df) is the 90%
+ * upper confidence bound of a variance estimated with df degrees of
+ * freedom: the true variance is below it nine times in ten.
+ */
+static const double chi2_10_table[30] = {
+    0.01579, 0.2107,  0.5844,  1.0636,  1.6103,  2.2041,  2.8331,  3.4895,  4.1682,  4.8652,
+    5.5778,  6.3038,  7.0415,  7.7895,  8.5468,  9.3122,  10.0852, 10.8649, 11.6509, 12.4426,
+    13.2396, 14.0415, 14.8480, 15.6587, 16.4734, 17.2919, 18.1139, 18.9392, 19.7677, 20.5992,
+};
+
+/* sqrt(df / chi2(0.10, df)): how much wider the 90% upper bound of a
+ * standard deviation with df degrees of freedom is than the estimate
+ * (3.08 for df 2, 1.43 for df 10, 1.21 for df 30). */
+static double sd_upper_factor(unsigned df)
+{
+    if (df == 0)
+        return INFINITY;
+    double q;
+    if (df <= sizeof chi2_10_table / sizeof chi2_10_table[0]) {
+        q = chi2_10_table[df - 1];
+    } else {
+        double d = (double)df, a = 2.0 / (9.0 * d);
+        double c = 1.0 - a - 1.2815516 * sqrt(a);
+        q = d * c * c * c;
+    }
+    return sqrt((double)df / q);
 }
 
 void sb_samples_init(sb_samples *s)
@@ -107,64 +131,57 @@ uint64_t sb_samples_total_bytes(const sb_samples *s)
     return total;
 }
 
-/* What the rule and the estimate need from samples [from, to): the rate
- * as total bytes over total time (a ratio estimator), the 95% half-width of
- * that ratio, and the slowest and fastest sample. */
-typedef struct span_stats {
-    size_t m;        /* samples with ns > 0 */
-    double rate;     /* bytes per second */
-    double half;     /* 95% half-width of rate, bytes per second */
-    double rate_min; /* per-sample extremes, bytes per second */
-    double rate_max;
-} span_stats;
+/* One unit of the spread: a batch of consecutive samples, or one sample. */
+typedef struct unit {
+    double bytes;
+    double ns;
+} unit;
+
+/* At most this many batches: floor(sqrt(m)) reaches it at 4,096 samples
+ * (~7 minutes of 100 ms samples); longer series get longer batches. Beyond
+ * 30 batches t is 1.96 anyway. The batches live on the stack: 1 KiB. */
+enum { BATCHES_MAX = 64 };
 
 /*
- * The rate over m samples is R = sum(b) / sum(t). Its standard error, by the
- * usual linearisation of a ratio, is
+ * The rate over units [from, to) is R = sum(b) / sum(t). Its standard error,
+ * by the usual linearisation of a ratio, is
  *
- *     SE(R) = sqrt( sum((b_i - R t_i)^2) / (m - 1) ) / (sqrt(m) * mean(t))
+ *     SE(R) = sqrt( sum((b_i - R t_i)^2) / (k - 1) ) / (sqrt(k) * mean(t))
  *
- * With samples of equal length this is exactly the standard error of the
- * mean per-sample rate; with unequal ones it weights each sample by its
- * length, so a sample of a few microseconds that caught a burst (a
- * throttle's credit, a controller's cache) cannot dominate the spread the
- * way its enormous per-sample rate would.
+ * for the k units with t > 0. With units of equal length this is exactly the
+ * standard error of their mean rate; with unequal ones it weights each unit
+ * by its length, so a sample of a few microseconds that caught a burst
+ * cannot dominate the spread the way its enormous rate would. Returns the
+ * rate in bytes/s and sets *half to the 95% half-width (t95(k-1) * SE, 0
+ * for a single unit) and *k to the units counted.
  */
-static void span_collect(const sb_samples *s, size_t from, size_t to, span_stats *st)
+static double unit_rate(const unit *u, size_t from, size_t to, double *half, size_t *k)
 {
     double bytes = 0, ns = 0;
-    st->m = 0;
-    st->rate = st->half = st->rate_min = st->rate_max = 0;
-    for (size_t i = from; i < to; i++) {
-        const sb_sample *x = &s->v[i];
-        if (x->ns == 0)
-            continue;
-        double r = (double)x->bytes * 1e9 / (double)x->ns;
-        if (st->m == 0 || r < st->rate_min)
-            st->rate_min = r;
-        if (st->m == 0 || r > st->rate_max)
-            st->rate_max = r;
-        bytes += (double)x->bytes;
-        ns += (double)x->ns;
-        st->m++;
-    }
-    if (st->m == 0)
-        return;
+    size_t m = 0;
+    for (size_t i = from; i < to; i++)
+        if (u[i].ns > 0) {
+            bytes += u[i].bytes;
+            ns += u[i].ns;
+            m++;
+        }
+    *k = m;
+    *half = 0;
+    if (m == 0)
+        return 0;
     double ratio = bytes / ns; /* bytes per ns */
-    st->rate = ratio * 1e9;
-    if (st->m < 2)
-        return;
-    double ss = 0;
-    for (size_t i = from; i < to; i++) {
-        const sb_sample *x = &s->v[i];
-        if (x->ns == 0)
-            continue;
-        double e = (double)x->bytes - ratio * (double)x->ns;
-        ss += e * e;
+    if (m >= 2) {
+        double ss = 0;
+        for (size_t i = from; i < to; i++)
+            if (u[i].ns > 0) {
+                double e = u[i].bytes - ratio * u[i].ns;
+                ss += e * e;
+            }
+        double dm = (double)m;
+        double se = sqrt(ss / (dm - 1)) / (sqrt(dm) * (ns / dm));
+        *half = sb_t95((unsigned)(m - 1)) * se * 1e9;
     }
-    double m = (double)st->m;
-    double se = sqrt(ss / (m - 1)) / (sqrt(m) * (ns / m)); /* bytes per ns */
-    st->half = sb_t95((unsigned)(st->m - 1)) * se * 1e9;
+    return ratio * 1e9;
 }
 
 /* The first sample the rule and the estimate may use: after the first
@@ -180,81 +197,123 @@ static size_t first_used(const sb_samples *s, const sb_stable_rule *rule)
     return i;
 }
 
-/*
- * Where the steady part begins: of the start points d from `from` up to the
- * middle of [from, n), the one whose span [d, n) gives its rate the smallest
- * standard error (the marginal standard error rule, MSER, of simulation
- * output analysis). A transient at the start (a throttle paying back its
- * first burst, a readahead ramp) adds spread that cutting it removes, so d
- * moves past it; in a steady series no cut lowers the error enough to pay for
- * the samples it drops, so d stays at `from` (ties keep the earlier start).
- * Never past the middle: a change late in the run is not a warm-up, and the
- * estimate keeps it.
- *
- * One backward pass accumulates the suffix sums. The residual sum of squares
- * of a suffix with rate R is taken about a reference rate R0 (the rate of
- * the whole span), so that a steady series does not cancel large numbers:
- * with u = b - R0 t, sum((b - R t)^2) = sum(u^2) - 2 (R - R0) sum(u t)
- * + (R - R0)^2 sum(t^2).
- */
-static size_t steady_from(const sb_samples *s, size_t from)
+/* Samples [from, n) cut into k = floor(sqrt(n - from)) batches (at most
+ * BATCHES_MAX), each batch the sums of its samples; the oldest samples that
+ * do not divide evenly go to the first batch. Returns k. */
+static size_t make_batches(const sb_samples *s, size_t from, unit *b)
 {
-    size_t n = s->n;
-    if (n < from + 4)
-        return from;
-    double bytes = 0, ns = 0;
-    for (size_t i = from; i < n; i++) {
-        bytes += (double)s->v[i].bytes;
-        ns += (double)s->v[i].ns;
+    size_t m = s->n - from, k = 0;
+    while ((k + 1) * (k + 1) <= m && k < BATCHES_MAX)
+        k++;
+    if (k == 0)
+        return 0;
+    size_t q = m / k, i = from;
+    for (size_t j = 0; j < k; j++) {
+        size_t len = j == 0 ? m - q * (k - 1) : q;
+        b[j].bytes = b[j].ns = 0;
+        for (size_t e = i + len; i < e; i++)
+            if (s->v[i].ns > 0) {
+                b[j].bytes += (double)s->v[i].bytes;
+                b[j].ns += (double)s->v[i].ns;
+            }
     }
-    if (ns <= 0)
-        return from;
-    double r0 = bytes / ns;
-    double sb = 0, st = 0, suu = 0, sut = 0, stt = 0, m = 0;
-    double best_se = INFINITY;
-    size_t best = from, last = from + (n - from) / 2;
-    for (size_t d = n; d-- > from;) {
-        const sb_sample *x = &s->v[d];
-        if (x->ns > 0) {
-            double b = (double)x->bytes, t = (double)x->ns, u = b - r0 * t;
-            sb += b;
-            st += t;
-            suu += u * u;
-            sut += u * t;
-            stt += t * t;
-            m += 1;
+    return k;
+}
+
+/* The 95% half-width of the rate over samples [from, n) as if they were
+ * independent (t95(m-1) times the ratio's standard error), given that rate
+ * in bytes/s. */
+static double sample_half(const sb_samples *s, size_t from, double rate)
+{
+    double r = rate / 1e9, ss = 0, ns = 0;
+    size_t m = 0;
+    for (size_t i = from; i < s->n; i++)
+        if (s->v[i].ns > 0) {
+            double e = (double)s->v[i].bytes - r * (double)s->v[i].ns;
+            ss += e * e;
+            ns += (double)s->v[i].ns;
+            m++;
         }
-        if (d > last || m < 2)
+    if (m < 2)
+        return INFINITY;
+    double dm = (double)m;
+    return sb_t95((unsigned)(m - 1)) * sqrt(ss / (dm - 1)) / (sqrt(dm) * (ns / dm)) * 1e9;
+}
+
+/* True when consecutive samples of [from, n) are anti-correlated beyond
+ * chance: the lag-1 autocorrelation of their residuals b - R t is below
+ * -2 / sqrt(m), which independent samples reach about one time in forty.
+ * That is what bursts and their paybacks look like. */
+static bool anti_correlated(const sb_samples *s, size_t from, double rate)
+{
+    double r = rate / 1e9, prev = 0, sxx = 0, sxy = 0;
+    size_t m = 0;
+    for (size_t i = from; i < s->n; i++) {
+        if (s->v[i].ns == 0)
             continue;
-        double dr = sb / st - r0;
-        double ss = suu - 2 * dr * sut + dr * dr * stt;
-        double se = sqrt((ss > 0 ? ss : 0) * m / (m - 1)) / st;
-        if (se <= best_se) {
-            best_se = se;
-            best = d;
-        }
+        double e = (double)s->v[i].bytes - r * (double)s->v[i].ns;
+        sxx += e * e;
+        if (m > 0)
+            sxy += prev * e;
+        prev = e;
+        m++;
     }
-    return best;
+    return m >= 2 && sxx > 0 && sxy / sxx < -2.0 / sqrt((double)m);
+}
+
+/* Everything the rule and the estimate share: the used samples [first, n),
+ * their batches and the estimate's rate and half-width. */
+typedef struct analysis {
+    size_t first;   /* first used sample */
+    size_t batches; /* batches with a rate */
+    double rate;
+    double half;
+    double rate_a, rate_b; /* first and second half of those batches */
+} analysis;
+
+static void analyse(const sb_samples *s, const sb_stable_rule *rule, analysis *a)
+{
+    size_t from = first_used(s, rule);
+    if (from >= s->n)
+        from = s->n > rule->skip ? rule->skip : 0;
+    unit b[BATCHES_MAX] = { { 0, 0 } };
+    size_t k = make_batches(s, from, b);
+    a->first = from;
+    size_t nb;
+    a->rate = unit_rate(b, 0, k, &a->half, &nb);
+    a->batches = nb;
+    if (nb >= SB_STABLE_MIN_BATCHES) {
+        a->half *= sd_upper_factor((unsigned)(nb - 1));
+        double iid = sample_half(s, from, a->rate);
+        if (iid > a->half && !anti_correlated(s, from, a->rate))
+            a->half = iid;
+    }
+    size_t h = k / 2;
+    double ignored;
+    size_t mm;
+    a->rate_a = h ? unit_rate(b, 0, h, &ignored, &mm) : a->rate;
+    a->rate_b = h ? unit_rate(b, k - h, k, &ignored, &mm) : a->rate;
+    if (nb < SB_STABLE_MIN_BATCHES) {
+        /* Too few batches for an interval: the samples' own spread, a
+         * number to print (the rule does not stop on it). Fewer than 3
+         * batches means fewer than 9 samples. */
+        unit u[SB_STABLE_MIN_BATCHES * SB_STABLE_MIN_BATCHES];
+        size_t m = 0;
+        for (size_t i = a->first; i < s->n && m < sizeof u / sizeof u[0]; i++, m++)
+            u[m] = (unit){ (double)s->v[i].bytes, (double)s->v[i].ns };
+        size_t ignored_k;
+        unit_rate(u, 0, m, &a->half, &ignored_k);
+    }
 }
 
 bool sb_samples_stable(const sb_samples *s, const sb_stable_rule *rule)
 {
-    if (rule->window < 2)
-        return false;
-    size_t from = first_used(s, rule);
-    if (s->n < from + rule->window)
-        return false;
     if (sb_samples_total_ns(s) < rule->min_ns)
         return false;
-
-    /* Steady now: the last window. */
-    span_stats st;
-    span_collect(s, s->n - rule->window, s->n, &st);
-    if (st.m < 2 || st.half > rule->rel_ci * st.rate)
-        return false;
-    /* And known: the rate the estimate will give. */
-    span_collect(s, steady_from(s, from), s->n, &st);
-    return st.m >= 2 && st.half <= rule->rel_ci * st.rate;
+    analysis a;
+    analyse(s, rule, &a);
+    return a.batches >= SB_STABLE_MIN_BATCHES && a.rate > 0 && a.half <= rule->rel_ci * a.rate &&
+           fabs(a.rate_a - a.rate_b) <= 2 * a.half;
 }
 
 /* Rates of the first and the second half, by time, of samples [from, n):
@@ -280,17 +339,28 @@ static void halves(const sb_samples *s, size_t from, double *first, double *last
 
 void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_estimate *out)
 {
+    analysis a;
+    analyse(s, rule, &a);
+    out->rate = a.rate;
+    out->half_width = a.half;
+    out->batches = a.batches;
+    out->used = 0;
+    out->rate_min = out->rate_max = 0;
+    for (size_t i = a.first; i < s->n; i++) {
+        const sb_sample *x = &s->v[i];
+        if (x->ns == 0)
+            continue;
+        double r = (double)x->bytes * 1e9 / (double)x->ns;
+        if (out->used == 0 || r < out->rate_min)
+            out->rate_min = r;
+        if (out->used == 0 || r > out->rate_max)
+            out->rate_max = r;
+        out->used++;
+    }
+    /* The halves cover everything after the warm-up, the transient
+     * included: a device that changed speed shows it. */
     size_t from = first_used(s, rule);
     if (from >= s->n)
         from = s->n > rule->skip ? rule->skip : 0;
-    span_stats st;
-    span_collect(s, steady_from(s, from), s->n, &st);
-    out->rate = st.rate;
-    out->half_width = st.half;
-    out->rate_min = st.rate_min;
-    out->rate_max = st.rate_max;
-    out->used = st.m;
-    /* The halves cover everything after the warm-up, the transient
-     * included: a device that changed speed shows it. */
     halves(s, from, &out->rate_first, &out->rate_last);
 }

@@ -437,7 +437,7 @@ static void test_samples_empty(void **state)
     (void)state;
     sb_samples s;
     sb_samples_init(&s);
-    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 0, 0, 0 };
+    const sb_stable_rule rule = { SB_STABLE_REL_CI, 0, 0, 0 };
     assert_int_equal(sb_samples_total_ns(&s), 0);
     assert_int_equal(sb_samples_total_bytes(&s), 0);
     assert_false(sb_samples_stable(&s, &rule));
@@ -482,32 +482,36 @@ static void test_samples_grow_and_totals(void **state)
 
 enum { NEVER = 0 };
 
+/* A normal deviate (Box-Muller) from the test's generator. */
+static double unit_normal(uint64_t *state)
+{
+    double u1 = unit_uniform(state), u2 = unit_uniform(state);
+    if (u1 < 1e-300)
+        u1 = 1e-300;
+    return sqrt(-2.0 * log(u1)) * cos(2.0 * M_PI * u2);
+}
+
 /* A steady 50 MB/s series: stable exactly from the sample at which both
- * min_ns of sampled time (all samples, warm-up included) and skip + window
- * samples exist. */
+ * min_ns of sampled time (all samples, warm-up included) and 9 samples
+ * after the warm-up (3 batches of 3) exist. */
 static void test_stable_constant(void **state)
 {
     (void)state;
     static const struct {
         uint64_t min_ns;
-        unsigned window;
         unsigned skip;
         uint64_t sample_ns;
         size_t first_stable; /* 1-based sample count, or NEVER */
     } cases[] = {
-        { 1000000000, 8, 0, 100000000, 10 }, /* min_ns decides */
-        { 1000000001, 8, 0, 100000000, 11 }, /* one ns more: one sample more */
-        { 200000000, 8, 0, 100000000, 8 },   /* the window decides */
-        { 1000000000, 8, 5, 100000000, 13 }, /* skip + window decides */
-        { 700000000, 2, 5, 100000000, 7 },   /* min_ns counts the skipped samples too */
-        { 0, 2, 0, 100000000, 2 },
-        { 3000000000, 4, 1, 100000000, 30 },
-        { 1000000000, SB_STABLE_WINDOW, 2, 250000000, 10 },
-        { 0, 1, 0, 100000000, NEVER }, /* a window below 2 gives no interval */
+        { 1000000000, 0, 100000000, 10 }, /* min_ns decides */
+        { 1000000001, 0, 100000000, 11 }, /* one ns more: one sample more */
+        { 200000000, 0, 100000000, 9 },   /* three batches decide */
+        { 1000000000, 5, 100000000, 14 }, /* skip + 9 decides */
+        { 700000000, 0, 100000000, 9 },   { 0, 0, 100000000, 9 },
+        { 3000000000, 1, 100000000, 30 }, { 1000000000, 2, 250000000, 11 },
     };
     for (size_t c = 0; c < ARRAY_LEN(cases); c++) {
-        const sb_stable_rule rule = { cases[c].window, SB_STABLE_REL_CI, cases[c].min_ns,
-                                      cases[c].skip, 0 };
+        const sb_stable_rule rule = { SB_STABLE_REL_CI, cases[c].min_ns, cases[c].skip, 0 };
         sb_samples s;
         sb_samples_init(&s);
         for (size_t n = 1; n <= 40; n++) {
@@ -516,63 +520,207 @@ static void test_stable_constant(void **state)
             if (sb_samples_stable(&s, &rule) != expect)
                 fail_msg("case %zu: stable(%zu samples) is %d", c, n, !expect);
         }
-        if (cases[c].first_stable != NEVER) {
-            sb_estimate e;
-            sb_samples_estimate(&s, &rule, &e);
-            assert_int_equal(e.used, 40 - cases[c].skip);
-            assert_close(e.rate, 50e6, 0.0);
-            assert_close(e.half_width, 0.0, 0.0);
-            assert_close(e.rate_min, 50e6, 0.0);
-            assert_close(e.rate_max, 50e6, 0.0);
-        }
+        sb_estimate e;
+        sb_samples_estimate(&s, &rule, &e);
+        assert_int_equal(e.used, 40 - cases[c].skip);
+        assert_int_equal(e.batches, (size_t)floor(sqrt(40.0 - cases[c].skip)));
+        assert_close(e.rate, 50e6, 1e-6);
+        assert_close(e.half_width, 0.0, 1e-6);
+        assert_close(e.rate_min, 50e6, 1e-6);
+        assert_close(e.rate_max, 50e6, 1e-6);
         sb_samples_free(&s);
     }
 }
 
-/* 100 MB/s with every sample 5..10% off, alternately above and below: any
- * 8-sample window has a relative sd of at least ~4.6% and at most ~11%, so
- * the 95% half-width (t = 2.365) lies between ~3.8% and ~9.2% of the mean:
- * never within 2%, always within 10%. */
-static void test_stable_noisy(void **state)
+/* The batches by hand. Nine 1 s samples make three batches of three:
+ * 300, 330 and 285 B, so the rate is 915 B / 9 s and the residuals
+ * b - R t are -5, 25 and -20 B: SE = sqrt(1050 / 2) / (sqrt(3) * 3 s),
+ * taken at its 90% upper bound (x sqrt(2 / chi2(0.10, 2)) = x3.08), and
+ * the half-width is t95(2) times that. The samples' own half-width (sd 10
+ * B/s: 2.306 * 10 / 3 = 7.7 B/s) is smaller, so the batches' stands. */
+static void test_estimate_batches(void **state)
 {
     (void)state;
-    const sb_stable_rule tight = { 8, 0.02, 1000000000, 0, 0 };
-    const sb_stable_rule loose = { 8, 0.10, 1000000000, 0, 0 };
-    uint64_t st = 7;
+    const sb_stable_rule rule = { 0.6, 0, 0, 0 };
+    static const uint64_t bytes[] = { 100, 110, 90, 120, 100, 110, 90, 100, 95 };
     sb_samples s;
     sb_samples_init(&s);
-    for (size_t n = 1; n <= 200; n++) {
-        double off = 0.05 + 0.05 * unit_uniform(&st);
-        double f = (n % 2) ? 1.0 + off : 1.0 - off;
-        samples_push(&s, (uint64_t)(1e7 * f), 100000000);
-        if (sb_samples_stable(&s, &tight))
-            fail_msg("noisy series stable at 2%% after %zu samples", n);
-        if (sb_samples_stable(&s, &loose) != (n >= 10))
-            fail_msg("noisy series at 10%%: wrong after %zu samples", n);
-    }
+    for (size_t i = 0; i < ARRAY_LEN(bytes); i++)
+        samples_push(&s, bytes[i], 1000000000);
     sb_estimate e;
-    sb_samples_estimate(&s, &tight, &e);
-    assert_int_equal(e.used, 200);
-    assert_rel(e.rate, 100e6, 0.01);
-    assert_true(e.half_width > 0.0);
-    assert_true(e.rate_min >= 0.90e8 - 100.0 && e.rate_min <= 0.95e8);
-    assert_true(e.rate_max >= 1.05e8 - 100.0 && e.rate_max <= 1.10e8);
+    sb_samples_estimate(&s, &rule, &e);
+    assert_int_equal(e.used, 9);
+    assert_int_equal(e.batches, 3);
+    assert_close(e.rate, 915.0 / 9.0, 1e-9);
+    double half = 4.303 * sqrt(1050.0 / 2.0) / (sqrt(3.0) * 3.0) * sqrt(2.0 / 0.2107);
+    assert_close(e.half_width, half, 1e-9);
+    assert_close(e.rate_min, 90.0, 0.0);
+    assert_close(e.rate_max, 120.0, 0.0);
+    /* Within 60% (the half-width is 57.5%), and the halves (100 and 95
+     * B/s) differ by less than twice the half-width: stable. At 50% not. */
+    assert_true(sb_samples_stable(&s, &rule));
+    const sb_stable_rule strict = { 0.50, 0, 0, 0 };
+    assert_false(sb_samples_stable(&s, &strict));
+
+    /* A zero-length sample has no rate: left out of every batch and of
+     * the estimate, kept in the totals. Ten samples now: the first batch
+     * takes the extra one, a zero-length sample that adds nothing. */
+    sb_samples_free(&s);
+    samples_push(&s, 50, 0);
+    for (size_t i = 0; i < ARRAY_LEN(bytes); i++)
+        samples_push(&s, bytes[i], 1000000000);
+    sb_samples_estimate(&s, &rule, &e);
+    assert_int_equal(e.used, 9);
+    assert_close(e.rate, 915.0 / 9.0, 1e-9);
+    assert_close(e.half_width, half, 1e-9);
+    assert_int_equal(sb_samples_total_bytes(&s), 965);
+    assert_int_equal(sb_samples_total_ns(&s), 9000000000);
+
+    /* Fewer than 3 batches: no interval from batches. The spread printed
+     * is the samples' own (rate 600 B / 4 s = 150 B/s, residuals -50, 150
+     * and -100 B), and the rule never stops on it. */
+    sb_samples_free(&s);
+    samples_push(&s, 100, 1000000000);
+    samples_push(&s, 300, 1000000000);
+    samples_push(&s, 200, 2000000000);
+    const sb_stable_rule any = { 100.0, 0, 0, 0 };
+    assert_false(sb_samples_stable(&s, &any));
+    sb_samples_estimate(&s, &any, &e);
+    assert_int_equal(e.used, 3);
+    assert_int_equal(e.batches, 1);
+    assert_close(e.rate, 150.0, 1e-12);
+    assert_close(e.half_width, 4.303 * sqrt(17500.0) / (sqrt(3.0) * 4.0 / 3.0), 1e-9);
+
+    /* One sample: no spread, no interval. */
+    sb_samples_free(&s);
+    samples_push(&s, 123, 1000);
+    sb_samples_estimate(&s, &any, &e);
+    assert_int_equal(e.used, 1);
+    assert_close(e.rate, 123e6, 1e-6);
+    assert_close(e.half_width, 0.0, 0.0);
     sb_samples_free(&s);
 }
 
+/*
+ * What a blkio throttle at 12 MiB/s did to 256 KiB buffered writes with an
+ * fdatasync per sample (measured on the test bed): every ~600 ms one sample
+ * of ~1 ms that moved 1 MiB (its credit) and then one of ~166 ms paying it
+ * back, between samples near the limit. Over a whole cycle the rate is the
+ * limit; single samples scatter from -43% to +9000%. Treated as independent
+ * samples (the rule before batch means) this never looked steady in 10 s.
+ * Here 200 such series, each with its own phase and 2% of jitter on every
+ * sample (the cycle still averages the limit): the rule stops every one of
+ * them within 3.5 s, each within 1% of the limit, and the interval holds
+ * the limit in at least 95% of them.
+ */
+static void test_burst_and_payback(void **state)
+{
+    (void)state;
+    const double mib = 1048576.0, limit = 12 * mib;
+    const sb_stable_rule rule = { SB_STABLE_REL_CI, 1000000000, 1, 250000000 };
+    const double at_limit_ns = mib / limit * 1e9;
+    const double payback_ns = 2 * mib / limit * 1e9 - 1e6;
+    uint64_t st = 99;
+    size_t inside = 0;
+    double longest = 0;
+    for (int series = 0; series < 200; series++) {
+        sb_samples s;
+        sb_samples_init(&s);
+        samples_push(&s, 4 << 20, 2000000); /* the first burst */
+        size_t phase = (size_t)(unit_uniform(&st) * 7);
+        bool stopped = false;
+        for (size_t n = 0; n < 100 && !stopped; n++) {
+            double j = 1 + 0.02 * (2 * unit_uniform(&st) - 1);
+            switch ((n + phase) % 7) {
+            case 0: samples_push(&s, 1 << 20, (uint64_t)(1e6 * j)); break;
+            case 1: samples_push(&s, 1 << 20, (uint64_t)(payback_ns * j)); break;
+            default: samples_push(&s, 1 << 20, (uint64_t)(at_limit_ns * j)); break;
+            }
+            stopped = sb_samples_stable(&s, &rule);
+        }
+        assert_true(stopped);
+        double secs = (double)sb_samples_total_ns(&s) / 1e9;
+        longest = secs > longest ? secs : longest;
+        sb_estimate e;
+        sb_samples_estimate(&s, &rule, &e);
+        assert_rel(e.rate, limit, 0.01);
+        assert_true(e.rate_max > 50 * limit); /* the samples do scatter */
+        if (fabs(e.rate - limit) <= e.half_width)
+            inside++;
+        sb_samples_free(&s);
+    }
+    print_message("burst and payback: longest %.2f s, %zu of 200 inside\n", longest, inside);
+    assert_true(longest < 3.5);
+    assert_true(inside >= 190);
+}
+
+/* Coverage of the printed interval, as the rule uses it: 400 series of
+ * 100 ms samples around 100 MB/s, each stopped by the 2% rule or at 100
+ * samples (the sweep's 10 s), and how often the true rate lies inside the
+ * half-width. A rule that stops when the interval looks narrow stops more
+ * often when it is narrow by chance; with the plain batch interval, 71% of
+ * independent series (10% sd) held the truth. With the bound and the floor
+ * of stats.h: 394 of 400 (98.5%). With positively correlated samples
+ * (AR(1), phi = 0.7: a rate that wanders for ~1 s, as a card's garbage
+ * collection does), 374 of 400 (93.5%): batches of a few samples see only
+ * part of such a wander. The generator is seeded, so the counts are
+ * exact. */
+static size_t coverage(double phi, double sd, uint64_t seed, size_t *stable_out)
+{
+    const sb_stable_rule rule = { SB_STABLE_REL_CI, 1000000000, 1, 0 };
+    uint64_t st = seed;
+    size_t inside = 0, stable = 0;
+    for (int series = 0; series < 400; series++) {
+        sb_samples s;
+        sb_samples_init(&s);
+        /* Start the wander in its stationary distribution. */
+        double x = unit_normal(&st) * sd;
+        for (size_t n = 0; n < 100; n++) {
+            x = phi * x + sqrt(1 - phi * phi) * sd * unit_normal(&st);
+            double rate = 100e6 * (1 + x);
+            samples_push(&s, (uint64_t)(rate * 0.1), 100000000);
+            if (sb_samples_stable(&s, &rule)) {
+                stable++;
+                break;
+            }
+        }
+        sb_estimate e;
+        sb_samples_estimate(&s, &rule, &e);
+        if (fabs(e.rate - 100e6) <= e.half_width)
+            inside++;
+        else
+            print_message("miss n=%zu k=%zu err %.2f%% half %.2f%%\n", s.n, e.batches,
+                          (e.rate / 1e6 - 100), e.half_width / 1e6);
+
+        sb_samples_free(&s);
+    }
+    *stable_out = stable;
+    return inside;
+}
+
+static void test_coverage(void **state)
+{
+    (void)state;
+    size_t stable;
+    size_t iid = coverage(0.0, 0.10, 11, &stable);
+    print_message("independent: %zu of 400 inside, %zu stopped by the rule\n", iid, stable);
+    assert_true(iid >= 390);
+    size_t ar = coverage(0.7, 0.05, 12, &stable);
+    print_message("AR(1) 0.7: %zu of 400 inside, %zu stopped by the rule\n", ar, stable);
+    assert_true(ar >= 370);
+}
+
 /* An SLC cache: 20 samples starting at 200 MB/s and sagging 5% per sample
- * as the cache fills, then the native 50 MB/s. The sagging part is never
- * steady. Once the window lies in the slow part (28 samples) the device is
- * steady, but the rate over the run is not known yet: the estimate may cut
- * its start only up to the middle of the samples after the warm-up, and
- * until then it mixes both speeds. From 38 samples the cut can pass the
- * cache (2 + 36 / 2 = 20): stable, at 50 MB/s. The halves still cover
- * everything after the warm-up, so the change shows (fast first). */
+ * as the cache fills, then the native 50 MB/s. Nothing is cut after the
+ * warm-up (a cut chosen by the data is biased, see stats.h), so the cache
+ * stays in the estimate: the trend test keeps the rule from stopping while
+ * its halves differ, and once the rule stops, the cache's share is within
+ * the interval. Either way the halves show the change (fast first). */
 static void test_stable_slc_cache(void **state)
 {
     (void)state;
-    enum { FAST = 20, TOTAL = 40, SKIP = 2 };
-    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 1000000000, SKIP, 0 };
+    enum { FAST = 20, TOTAL = 100, SKIP = 2 };
+    const sb_stable_rule rule = { SB_STABLE_REL_CI, 1000000000, SKIP, 0 };
     sb_samples s;
     sb_samples_init(&s);
     double fast_bytes = 2e7; /* per 100 ms: 200 MB/s */
@@ -580,201 +728,15 @@ static void test_stable_slc_cache(void **state)
         uint64_t bytes = n <= FAST ? (uint64_t)fast_bytes : 5000000;
         fast_bytes *= 0.95;
         samples_push(&s, bytes, 100000000);
-        bool expect = n >= 2 * FAST - SKIP;
-        if (sb_samples_stable(&s, &rule) != expect)
-            fail_msg("stable(%zu samples) is %d", n, !expect);
-
-        sb_estimate e;
-        sb_samples_estimate(&s, &rule, &e);
-        if (n == FAST + SB_STABLE_WINDOW) {
-            /* Steady window, but the estimate still holds cache samples. */
-            assert_true(e.used >= (n - SKIP) / 2);
-            assert_true(e.rate > 50e6 * 1.05);
-            assert_close(e.rate_min, 50e6, 0.0);
-            assert_true(e.rate_max > 60e6);
-        }
-        if (n == TOTAL) {
-            /* The slow part only; the halves from sample 3 on. */
-            double first_bytes = 0;
-            double fb = 2e7;
-            for (size_t k = 1; k <= TOTAL; k++) {
-                double b = k <= FAST ? (double)(uint64_t)fb : 5e6;
-                fb *= 0.95;
-                if (k > SKIP && k <= 21)
-                    first_bytes += b;
-            }
-            assert_int_equal(e.used, TOTAL - FAST);
-            assert_close(e.rate, 50e6, 1e-3);
-            assert_close(e.half_width, 0.0, 1e-3);
-            assert_rel(e.rate_first, first_bytes / 1.9, 1e-9);
-            assert_close(e.rate_last, 50e6, 1e-3);
-            assert_true(e.rate_first > 1.5 * e.rate_last);
-            assert_close(e.rate_min, 50e6, 1e-3);
-            assert_close(e.rate_max, 50e6, 1e-3);
-        }
+        if (sb_samples_stable(&s, &rule))
+            fail_msg("stable after %zu samples, with the cache in the estimate", n);
     }
-    sb_samples_free(&s);
-}
-
-/* What a blkio throttle at 20 MiB/s did at every start of a 64 KiB read point
- * (measured, 6 of 6 runs): after the warm-up burst, three samples at 19.5,
- * 24.9 and 12.6 MiB/s while it settled, then exactly 20.0. Counting the
- * settling samples gave 18.5 MiB/s (-7.4%); the estimate leaves them out
- * and the rule stops as soon as the window is steady. */
-static void test_throttle_settling(void **state)
-{
-    (void)state;
-    const double mib = 1048576.0;
-    const sb_stable_rule rule = { SB_STABLE_WINDOW, SB_STABLE_REL_CI, 1000000000, 1, 250000000 };
-    sb_samples s;
-    sb_samples_init(&s);
-    samples_push(&s, 8 * 1048576, 15000000);  /* warm-up burst */
-    samples_push(&s, 2 * 1048576, 5000000);   /* 15 ms: still in the warm-up */
-    samples_push(&s, 2 * 1048576, 102564103); /* 19.5 MiB/s, from 20 ms: in it too */
-    static const double settling[] = { 24.9, 12.6 };
-    double bytes = 0, ns = 0;
-    for (size_t i = 0; i < ARRAY_LEN(settling); i++) {
-        uint64_t t = (uint64_t)(2 * mib / (settling[i] * mib) * 1e9);
-        samples_push(&s, 2 * 1048576, t);
-        bytes += 2 * mib;
-        ns += (double)t;
-    }
-    for (size_t k = 1; k <= 12; k++) {
-        samples_push(&s, 2 * 1048576, 100000000); /* 20 MiB/s */
-        bytes += 2 * mib;
-        ns += 1e8;
-        assert_true(sb_samples_stable(&s, &rule) == (k >= SB_STABLE_WINDOW));
-        if (k == SB_STABLE_WINDOW) {
-            sb_estimate e;
-            sb_samples_estimate(&s, &rule, &e);
-            assert_int_equal(e.used, SB_STABLE_WINDOW);
-            assert_close(e.rate, 20 * mib, 1e-6);
-            /* What counting every sample after the warm-up would say. */
-            assert_true(bytes / ns * 1e9 < 0.97 * 20 * mib);
-        }
-    }
-    sb_samples_free(&s);
-}
-
-/* Warm-up samples 10 to 30 times too fast, then a steady rate: the estimate leaves the
- * warm-up out, the rule never looks at it. */
-static void test_skip_honoured(void **state)
-{
-    (void)state;
-    const sb_stable_rule rule = { 8, SB_STABLE_REL_CI, 0, 3, 0 };
-    sb_samples s;
-    sb_samples_init(&s);
     sb_estimate e;
-
-    /* No more samples than skip: all of them are used. */
-    samples_push(&s, 10000000, 100000000);
-    samples_push(&s, 30000000, 100000000);
     sb_samples_estimate(&s, &rule, &e);
-    assert_int_equal(e.used, 2);
-    assert_close(e.rate, 200e6, 0.0);
-    assert_close(e.rate_min, 100e6, 0.0);
-    assert_close(e.rate_max, 300e6, 0.0);
-    /* sd = 100e6 * sqrt(2), so the half-width is t95(1) * sd / sqrt(2). */
-    assert_rel(e.half_width, 12.706 * 100e6, 1e-12);
-
-    samples_push(&s, 10000000, 100000000);
-    for (size_t n = 4; n <= 11; n++) {
-        samples_push(&s, 1000000, 100000000); /* 10 MB/s */
-        sb_samples_estimate(&s, &rule, &e);
-        assert_int_equal(e.used, n < 11 ? n - 3 : 8);
-        assert_close(e.rate, 10e6, 0.0);
-        assert_close(e.half_width, 0.0, 0.0);
-        assert_close(e.rate_min, 10e6, 0.0);
-        assert_close(e.rate_max, 10e6, 0.0);
-        /* Steady since sample 4, but the window may not reach into the
-         * first 3 samples: stable only with 3 + 8 samples. */
-        assert_true(sb_samples_stable(&s, &rule) == (n >= 11));
-    }
-    sb_samples_free(&s);
-}
-
-static void test_estimate_numeric(void **state)
-{
-    (void)state;
-    sb_samples s;
-    sb_estimate e;
-
-    /* Not stable (3 < window): every sample. The rate is 600 B / 4 s = 150
-     * B/s; the residuals b - R t are -50, 150 and -100 B, so the ratio's
-     * standard error is sqrt(35000 / 2) / (sqrt(3) * 4/3 s). */
-    const sb_stable_rule wide = { 8, 0.02, 0, 0, 0 };
-    sb_samples_init(&s);
-    samples_push(&s, 100, 1000000000);
-    samples_push(&s, 300, 1000000000);
-    samples_push(&s, 200, 2000000000);
-    assert_false(sb_samples_stable(&s, &wide));
-    sb_samples_estimate(&s, &wide, &e);
-    assert_int_equal(e.used, 3);
-    assert_close(e.rate, 150.0, 1e-12);
-    assert_close(e.half_width, 4.303 * sqrt(17500.0) / (sqrt(3.0) * 4.0 / 3.0), 1e-9);
-    assert_close(e.rate_min, 100.0, 0.0);
-    assert_close(e.rate_max, 300.0, 0.0);
-
-    /* A zero-length sample has no rate: it is left out of the estimate but
-     * kept in the totals. */
-    samples_push(&s, 50, 0);
-    sb_samples_estimate(&s, &wide, &e);
-    assert_int_equal(e.used, 3);
-    assert_close(e.rate, 150.0, 1e-12);
-    assert_close(e.half_width, 4.303 * sqrt(17500.0) / (sqrt(3.0) * 4.0 / 3.0), 1e-9);
-    assert_int_equal(sb_samples_total_bytes(&s), 650);
-    assert_int_equal(sb_samples_total_ns(&s), 4000000000);
-    sb_samples_free(&s);
-
-    /* Stable over the last 4 of 6: rates 1000, 1010, 990, 1000 B/s, mean
-     * 1000, sd = sqrt(200 / 3), half-width 3.182 * sd / 2 ~ 13 <= 5% of
-     * 1000. The two fast samples are a start the estimate cuts (they are
-     * no more than half of the series); the halves still show them. */
-    const sb_stable_rule four = { 4, 0.05, 0, 0, 0 };
-    static const uint64_t bytes[] = { 5000, 5000, 1000, 1010, 990, 1000 };
-    sb_samples_init(&s);
-    for (size_t i = 0; i < ARRAY_LEN(bytes); i++)
-        samples_push(&s, bytes[i], 1000000000);
-    assert_true(sb_samples_stable(&s, &four));
-    sb_samples_estimate(&s, &four, &e);
-    assert_int_equal(e.used, 4);
-    assert_close(e.rate, 1000.0, 1e-9);
-    assert_close(e.half_width, 3.182 * sqrt(200.0 / 3.0) / 2.0, 1e-9);
-    assert_close(e.rate_min, 990.0, 0.0);
-    assert_close(e.rate_max, 1010.0, 0.0);
-    assert_close(e.rate_first, 11000.0 / 3.0, 1e-9);
-    assert_close(e.rate_last, 1000.0, 1e-9);
-
-    /* The same window at 1% is not stable; the estimate is the same. */
-    const sb_stable_rule strict = { 4, 0.01, 0, 0, 0 };
-    assert_false(sb_samples_stable(&s, &strict));
-    sb_samples_estimate(&s, &strict, &e);
-    assert_int_equal(e.used, 4);
-    assert_close(e.rate, 1000.0, 1e-9);
-
-    /* Four fast samples of seven are more than the cut may take (up to
-     * the middle, sample 3). Cutting 1, 2 or 3 of them would leave a
-     * larger standard error than none (B/s: 894, 980, 1000 against 808),
-     * so the estimate keeps all seven, and its spread keeps a 5% rule from
-     * stopping although the last 3 samples agree. */
-    const sb_stable_rule three = { 3, 0.05, 0, 0, 0 };
-    static const uint64_t late[] = { 5000, 5000, 5000, 5000, 1000, 1000, 1000 };
-    sb_samples_free(&s);
-    for (size_t i = 0; i < ARRAY_LEN(late); i++)
-        samples_push(&s, late[i], 1000000000);
-    assert_false(sb_samples_stable(&s, &three));
-    sb_samples_estimate(&s, &three, &e);
-    assert_int_equal(e.used, 7);
-    assert_close(e.rate, 23000.0 / 7.0, 1e-9);
-    assert_close(e.half_width, 2.447 * sqrt(27428571.43 * 7.0 / 6.0) / 7.0, 1e-3);
-
-    /* One sample: no spread, no interval. */
-    sb_samples_free(&s);
-    samples_push(&s, 123, 1000);
-    sb_samples_estimate(&s, &strict, &e);
-    assert_int_equal(e.used, 1);
-    assert_close(e.rate, 123e6, 1e-6);
-    assert_close(e.half_width, 0.0, 0.0);
+    assert_true(e.rate > 50e6 * 1.05);
+    assert_true(e.half_width > 0.02 * e.rate);
+    assert_true(e.rate_first > 1.5 * e.rate_last);
+    assert_close(e.rate_min, 50e6, 1e-3);
     sb_samples_free(&s);
 }
 
@@ -784,14 +746,14 @@ static void test_estimate_numeric(void **state)
 static void test_warmup(void **state)
 {
     (void)state;
-    const sb_stable_rule rule = { 4, SB_STABLE_REL_CI, 0, 1, 250000000 };
+    const sb_stable_rule rule = { SB_STABLE_REL_CI, 0, 1, 250000000 };
     sb_samples s;
     sb_samples_init(&s);
     samples_push(&s, 8000000, 10000000);  /* 0 ms: burst, 800 MB/s */
     samples_push(&s, 4000000, 100000000); /* 10 ms: 40 MB/s, still in the warm-up */
     samples_push(&s, 1000000, 100000000); /* 110 ms: begins in the warm-up */
     samples_push(&s, 1000000, 100000000); /* 210 ms: begins in the warm-up */
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 8; i++) {
         samples_push(&s, 1000000, 100000000); /* from 310 ms: 10 MB/s */
         assert_false(sb_samples_stable(&s, &rule));
     }
@@ -799,7 +761,7 @@ static void test_warmup(void **state)
     assert_true(sb_samples_stable(&s, &rule));
     sb_estimate e;
     sb_samples_estimate(&s, &rule, &e);
-    assert_int_equal(e.used, 4);
+    assert_int_equal(e.used, 9);
     assert_close(e.rate, 10e6, 1e-6);
     sb_samples_free(&s);
 }
@@ -821,12 +783,11 @@ int main(void)
         cmocka_unit_test(test_samples_empty),
         cmocka_unit_test(test_samples_grow_and_totals),
         cmocka_unit_test(test_stable_constant),
-        cmocka_unit_test(test_stable_noisy),
         cmocka_unit_test(test_stable_slc_cache),
-        cmocka_unit_test(test_throttle_settling),
+        cmocka_unit_test(test_burst_and_payback),
+        cmocka_unit_test(test_coverage),
         cmocka_unit_test(test_warmup),
-        cmocka_unit_test(test_skip_honoured),
-        cmocka_unit_test(test_estimate_numeric),
+        cmocka_unit_test(test_estimate_batches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
