@@ -70,7 +70,9 @@ const cli_option cli_sweep_opts[] = {
                        NULL },
     [SWEEP_INTERVAL] = { "interval", 0, "TIME", "adaptive: length of one sample (default 100ms)",
                          NULL },
-    [SWEEP_PAUSE] = { "pause", 0, "TIME", "idle time before each point (default 300ms, 0 for none)",
+    [SWEEP_PAUSE] = { "pause", 0, "TIME",
+                      "idle time before each point (default: until the device is idle, at most "
+                      "300ms; 0 for none)",
                       NULL },
     [SWEEP_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests",
                      "write|read" },

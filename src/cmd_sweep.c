@@ -66,7 +66,10 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
         if (st == SB_OK && c->sample_ns < 1000000)
             st = sb_error_set(&err, SB_E_INVALID, 0, "--interval: '%s' is shorter than 1ms", arg);
         break;
-    case SWEEP_PAUSE: st = sb_parse_time_ns(arg, "--pause", &c->pause_ns, &err); break;
+    case SWEEP_PAUSE:
+        st = sb_parse_time_ns(arg, "--pause", &c->pause_ns, &err);
+        c->pause_fixed = true;
+        break;
     case SWEEP_ONLY:
         if (strcmp(arg, "write") == 0)
             c->do_read = false;

@@ -16,13 +16,18 @@
  *    around the file. Each point records the path it took (io_path).
  *
  * Adaptive mode (default): each point takes samples of ~100 ms and stops by
- * the stability rule of stats.h (window 8, 2%, at least min time; the
+ * the stability rule of stats.h (the estimate's 95% half-width from batch
+ * means within 2%, no trend between its halves, at least min time; the
  * warm-up excluded: the first sample and those beginning in the first
  * quarter of min time, at most 250 ms), at max time, or at the byte cap;
  * the file is overwritten in place, wrapping at its end. Before every point
- * (both modes) the device is left idle for pause_ns, so that no point
- * inherits what the one before left running: a device's write-back or
- * queue, a throttle's carried credit. Fixed mode (fixed_bytes > 0, `--size`):
+ * (both modes) the sweep waits, untimed, until the device is idle (nothing
+ * in flight, nothing completed for 10 ms), at most pause_ns, so that no
+ * point inherits what the one before left running (a device's write-back or
+ * queue) and none begins after an idle gap a throttle or a card rewards
+ * with credit. With pause_fixed (an explicit `--pause`), the whole pause is
+ * taken whatever the counters say: a card's controller can work on with
+ * nothing in flight that the host sees. Fixed mode (fixed_bytes > 0, `--size`):
  * the seed's method exactly: each write point writes fixed_bytes into a
  * fresh (truncated) file and times it up to the final fdatasync; each read
  * point reads fixed_bytes from the start.
@@ -63,7 +68,7 @@ typedef void (*sb_progress_fn)(const sb_progress *p, void *ctx);
 #define SB_SWEEP_DEFAULT_MAX_NS 10000000000ull  /* 10 s */
 #define SB_SWEEP_DEFAULT_MAX_BYTES (4ull << 30) /* 4 GiB per point */
 #define SB_SWEEP_DEFAULT_SAMPLE_NS 100000000ull /* 100 ms per sample */
-#define SB_SWEEP_DEFAULT_PAUSE_NS 300000000ull  /* 300 ms idle before each point */
+#define SB_SWEEP_DEFAULT_PAUSE_NS 300000000ull  /* up to 300 ms for the device to go idle */
 
 typedef struct sb_sweep_config {
     uint64_t bs[SB_SWEEP_MAX_BS]; /* block sizes in bytes, in order */
@@ -76,9 +81,9 @@ typedef struct sb_sweep_config {
     uint64_t max_ns;      /* adaptive: maximum time per point */
     uint64_t max_bytes;   /* adaptive: byte cap per point */
     double rel_ci;        /* stability threshold, see stats.h */
-    unsigned window;      /* stability window in samples */
     uint64_t sample_ns;   /* target length of one sample */
-    uint64_t pause_ns;    /* idle time before each point, untimed (0: none) */
+    uint64_t pause_ns;    /* longest wait for an idle device before each point (0: none) */
+    bool pause_fixed;     /* wait all of pause_ns, idle or not (`--pause`) */
     bool direct;          /* allow O_DIRECT for reads */
     bool drop_caches;     /* also drop every cache before read points (root) */
     bool destructive;     /* allow writing to block devices */
