@@ -10,13 +10,12 @@
  * - min_ns is compared with the time of all samples, including the skipped
  *   warm-up ones: it bounds how long the measurement has run, not how much
  *   of it is used.
- * - Rule and estimate use one analysis (analyse): warm-up, batches, the
- *   cut at a batch boundary, the rate as total bytes over total time of the
- *   samples kept (what "bytes moved per second" means when intervals differ
- *   in length), and its half-width from the batches (unit_rate).
- * - Batches hold consecutive samples, the newest batches all of one length
- *   and the first batch also the remainder: the cut may drop old samples,
- *   never new ones.
+ * - Rule and estimate use one analysis (analyse): the warm-up, the batches,
+ *   the rate as total bytes over total time of the samples after the
+ *   warm-up (what "bytes moved per second" means when intervals differ in
+ *   length), and its half-width (unit_rate, sd_upper_factor, sample_half).
+ * - Batches hold consecutive samples, all of one length but the first,
+ *   which also takes the remainder.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -295,14 +294,11 @@ static void analyse(const sb_samples *s, const sb_stable_rule *rule, analysis *a
     a->rate_b = h ? unit_rate(b, k - h, k, &ignored, &mm) : a->rate;
     if (nb < SB_STABLE_MIN_BATCHES) {
         /* Too few batches for an interval: the samples' own spread, a
-         * number to print (the rule does not stop on it). Fewer than 3
-         * batches means fewer than 9 samples. */
-        unit u[SB_STABLE_MIN_BATCHES * SB_STABLE_MIN_BATCHES];
-        size_t m = 0;
-        for (size_t i = a->first; i < s->n && m < sizeof u / sizeof u[0]; i++, m++)
-            u[m] = (unit){ (double)s->v[i].bytes, (double)s->v[i].ns };
-        size_t ignored_k;
-        unit_rate(u, 0, m, &a->half, &ignored_k);
+         * number to print (the rule does not stop on it); none for one
+         * sample. */
+        a->half = sample_half(s, from, a->rate);
+        if (isinf(a->half))
+            a->half = 0;
     }
 }
 
@@ -357,10 +353,7 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
             out->rate_max = r;
         out->used++;
     }
-    /* The halves cover everything after the warm-up, the transient
-     * included: a device that changed speed shows it. */
-    size_t from = first_used(s, rule);
-    if (from >= s->n)
-        from = s->n > rule->skip ? rule->skip : 0;
-    halves(s, from, &out->rate_first, &out->rate_last);
+    /* The halves cover everything after the warm-up, by time: a device
+     * that changed speed shows it. */
+    halves(s, a.first, &out->rate_first, &out->rate_last);
 }
