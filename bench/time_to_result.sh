@@ -1,28 +1,62 @@
 #!/usr/bin/env bash
 #
-# bench/time_to_result.sh: how long storbench takes to give a table, and how
-# far that table is from the seed method's and from the truth. On an ext4
-# file system on a loop device throttled to known limits (the blkio cgroup),
-# it runs the seed method (fixed size per block size: `storbench sweep
-# --size S`, seed 000's dd loop with S = 1 GiB) and the adaptive default
-# (`storbench sweep` without --size) over the same block sizes: adaptive,
-# then fixed, then adaptive again (a repeatability check). Prints Markdown
-# tables: wall time and speed-up, and per point both rates, their
-# difference, and each one's difference from the throttle limit. Raw CSVs go
-# to bench/data/ttr-*.
+# bench/time_to_result.sh: how long storbench takes to give a table, at
+# several speeds, and how far that table is from the truth. For each pair of
+# throttle limits (read/write MiB/s) it makes a fresh ext4 file system on a
+# fresh loop device throttled by the blkio cgroup, and runs there:
+#  * the reference: `storbench sweep --min-time 10s --max-time 10s`, every
+#    point 10 s (today's 10 s value);
+#  * REPEAT runs of the adaptive default, `storbench sweep`, each with its
+#    wall time (the whole process: layout, every point, removal);
+#  * with STORBENCH_BEFORE, REPEAT runs of that binary's default too,
+#    interleaved with the others (before, after, before, after...);
+#  * with SIZE, the seed method once (`storbench sweep --size SIZE`).
+# Every run is `sweep -q -f csv`, with `--bs $BS` when BS is set. Then
+# bench/ttr_report.py prints Markdown: per pair a wall-time table and a
+# per-point table (stop reason, seconds, value ± ci95 per repeat, the
+# reference value, the error against the limit for points that reach it,
+# else against the reference; errors above 2% flagged), and over all pairs
+# the coverage of the printed spread and the count of points per stop
+# reason. Raw CSVs go to bench/data/ttr-<stamp>-<read>-<write>-<run>.csv
+# (run: ref, a1.., b1.. for before, seed), the list of runs with their wall
+# times to ttr-<stamp>.runs, the header to ttr-<stamp>.header and the
+# report to ttr-<stamp>.md. `python3 bench/ttr_report.py bench/data/ttr-<stamp>`
+# prints the report again.
 #
-#     sudo bench/time_to_result.sh          # about 12 minutes with the defaults
+#     sudo bench/time_to_result.sh       # defaults: 4 pairs x (ref + 3 runs)
+#     sudo PAIRS=20/10 BS=64k,1m REPEAT=2 bench/time_to_result.sh   # ~2 minutes
 #
-# Environment: STORBENCH (default build-bench/storbench), SIZE (the seed
-# method's bytes per point, default 1g), BS (default 4k,64k,256k,1m),
-# RBPS / WBPS (throttle limits, default 20M / 10M, as sb_throttle takes them:
-# multiples of 10 MiB/s, so that the throttle has one true speed at every
-# block size; see sb_throttle in tests/slow/lib.sh),
-# LOOP_MIB (loop device size, default 2048), SB_TMP (where the loop's backing
-# file goes, default /dev/shm: it takes up to LOOP_MIB of RAM), OUT (raw data
-# prefix).
+# Time, per pair: the reference is 10.3 s a point (10 s and the 0.3 s
+# pause), 6.2 minutes for the 36 default points (18 sizes, both
+# directions); an adaptive run 1 to 10 s a point, 1.5 to 6.5 minutes; each
+# run also lays out its 64 MiB test file at the write limit (6 s at 10 MiB/s,
+# 21 s at 3 MiB/s). With the defaults (4 pairs, reference and 3 runs each)
+# that is between about 45 and 110 minutes, not measured whole here; REF=0
+# saves 27 of them. One pair with BS=64k,1m and REPEAT=2 took 2 minutes.
+# The seed method with SIZE=1g takes about 55 minutes at 20/10 alone.
+#
+# Environment:
+#  PAIRS     limit pairs READ/WRITE in MiB/s, whole numbers, separated by
+#            spaces (default "20/10 24/12 7/3 40/4"). Multiples of 10 MiB/s
+#            give one true speed at every block size (see sb_throttle in
+#            tests/slow/lib.sh); other limits do not at every size, which is
+#            why a point is judged against the reference when its reference
+#            value is not within 3% of the limit.
+#  BS        block sizes, as `storbench sweep --bs` takes them (default
+#            empty: storbench's default sizes, 8 B to 1 MiB)
+#  REPEAT    adaptive runs per pair, and before runs (default 3)
+#  REF       1 (default) runs the reference, 0 leaves it out
+#  STORBENCH the binary measured (default build-bench/storbench)
+#  STORBENCH_BEFORE  another binary, e.g. the build before a change (default
+#            none): REPEAT runs of its default too, and before/after columns
+#  SIZE      the seed method's bytes per point, e.g. 1g (default: not run)
+#  LOOP_MIB  loop device size (default 2048)
+#  SB_TMP    where the loop's backing file goes (default /dev/shm: it takes
+#            up to LOOP_MIB of RAM, one device at a time)
+#  OUT       raw data prefix (default bench/data/ttr-<stamp>)
 # Needs root, loop devices and cgroup-v1 blkio (or v2 io.max): it skips with
-# the reason otherwise. Everything it sets up is undone on exit (lib.sh).
+# the reason otherwise. Everything it sets up is undone when a pair is done,
+# and on exit (lib.sh), also on Ctrl-C.
 set -euo pipefail
 
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
@@ -37,116 +71,111 @@ export SB_TMP=${SB_TMP:-/dev/shm}
 . "$root/tests/slow/lib.sh"
 
 STORBENCH=${STORBENCH:-$root/build-bench/storbench}
-SIZE=${SIZE:-1g}
-BS=${BS:-4k,64k,256k,1m}
-RBPS=${RBPS:-20M}
-WBPS=${WBPS:-10M}
+STORBENCH_BEFORE=${STORBENCH_BEFORE:-}
+PAIRS=${PAIRS:-"20/10 24/12 7/3 40/4"}
+BS=${BS:-}
+REPEAT=${REPEAT:-3}
+REF=${REF:-1}
+SIZE=${SIZE:-}
 LOOP_MIB=${LOOP_MIB:-2048}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-$here/data/ttr-$stamp}
+
+[[ $REPEAT =~ ^[1-9][0-9]*$ ]] || sb_fail "REPEAT must be a whole number >= 1, not '$REPEAT'"
+[[ $REF == 0 || $REF == 1 ]] || sb_fail "REF must be 0 or 1, not '$REF'"
+read -r -a pairs <<<"$PAIRS"
+[[ ${#pairs[@]} -gt 0 ]] || sb_fail "PAIRS is empty (give e.g. PAIRS=\"20/10 7/3\")"
+for p in "${pairs[@]}"; do
+    [[ $p =~ ^[1-9][0-9]*/[1-9][0-9]*$ ]] ||
+        sb_fail "PAIRS: '$p' is not READ/WRITE in whole MiB/s (e.g. 20/10)"
+done
+bsarg=()
+[[ -n $BS ]] && bsarg=(--bs "$BS")
 
 sb_require_root
 sb_require_loop
 sb_require_blkio
 sb_require_cmd python3 mkfs.ext4
 [[ -x $STORBENCH ]] || sb_fail "$STORBENCH is not built (meson setup build-bench && ninja -C build-bench)"
+[[ -z $STORBENCH_BEFORE || -x $STORBENCH_BEFORE ]] ||
+    sb_fail "STORBENCH_BEFORE=$STORBENCH_BEFORE is not an executable file"
 mkdir -p -- "$(dirname -- "$OUT")"
+: >"$OUT.runs"
 
-dev='' mnt=''
-sb_loop_create "$LOOP_MIB" dev
-sb_mkfs "$dev" ext4
-sb_mount "$dev" mnt
-# Throttle only after mkfs: the limits are for the measurement.
-sb_throttle "$dev" rbps="$RBPS" wbps="$WBPS"
-rbps=$(_sb_number "$RBPS")
-wbps=$(_sb_number "$WBPS")
+# built BINARY: what the header says about a storbench binary: the commit
+# and uncommitted files of the git work tree it is in, if any, and its time.
+built() {
+    local dir rev src
+    dir=$(dirname -- "$1")
+    if rev=$(git -C "$dir" rev-parse --short HEAD 2>/dev/null); then
+        src="$rev, $(git -C "$dir" status --porcelain 2>/dev/null | grep -c . || true) uncommitted files"
+    else
+        src="not in a git work tree"
+    fi
+    echo "$1 ($src; binary built $(date -u -r "$1" '+%F %T') UTC)"
+}
 
 {
     echo "# storbench time to result, $(date -u '+%F %T') UTC"
     echo "# cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cpus; kernel $(uname -r);" \
         "RAM $(free -g | awk '/^Mem:/ { print $2 }') GiB"
-    echo "# storbench: $STORBENCH ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)," \
-        "$(git -C "$root" status --porcelain 2>/dev/null | grep -c . || true) uncommitted files;" \
-        "binary built $(date -u -r "$STORBENCH" '+%F %T') UTC)"
+    echo "# storbench: $(built "$STORBENCH")"
+    [[ -z $STORBENCH_BEFORE ]] || echo "# before: $(built "$STORBENCH_BEFORE")"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "# target: ext4 on $dev (${LOOP_MIB} MiB, direct-io loop, backing file in $SB_TMP)," \
-        "throttled: read $RBPS/s, write $WBPS/s"
-    echo "# block sizes $BS; seed method --size $SIZE"
+    echo "# target: per pair, ext4 on a fresh loop device (${LOOP_MIB} MiB, direct-io loop," \
+        "backing file in $SB_TMP), throttled to the pair's limits"
+    echo "# raw data: $OUT*"
+    echo "# limits (read/write MiB/s): ${pairs[*]}; block sizes: ${BS:-the default (8 B to 1 MiB)};" \
+        "$REPEAT adaptive run(s) per pair${STORBENCH_BEFORE:+" and $REPEAT before run(s), interleaved"}$(
+            [[ $REF == 0 ]] || echo ", after a 10 s reference")${SIZE:+"; seed method --size $SIZE"}"
 } | tee "$OUT.header" >&2
 
-# sweep NAME ARGS...: one storbench sweep into $OUT.NAME.csv; its wall time
-# (whole process: layout, every point, removal) into $OUT.NAME.wall.
+# sweep PAIR RUN KIND REP BIN ARGS...: one `BIN sweep` on $mnt into
+# $OUT-PAIR-RUN.csv, and a line in $OUT.runs with its wall time (the whole
+# process) and exit status. A failed run is reported, not fatal: the report
+# shows what it measured and warns.
 sweep() {
-    local name=$1 t0 t1
-    shift
-    echo "running: storbench sweep -q -f csv --bs $BS $* \$mnt" >&2
+    local pair=$1 run=$2 kind=$3 rep=$4 bin=$5 csv t0 t1 us wall rc=0 name=storbench
+    shift 5
+    [[ $kind == before ]] && name="\$STORBENCH_BEFORE"
+    csv=$OUT-${pair/\//-}-$run.csv
+    echo "limits $pair, $run: $name sweep -q -f csv ${bsarg[*]}${bsarg[*]:+ }$*${*:+ }\$mnt" >&2
     sync
     t0=$EPOCHREALTIME
-    "$STORBENCH" sweep -q -f csv --bs "$BS" "$@" "$mnt" >"$OUT.$name.csv"
+    "$bin" sweep -q -f csv "${bsarg[@]}" "$@" "$mnt" >"$csv" || rc=$?
     t1=$EPOCHREALTIME
-    python3 -c "print('%.3f' % ($t1 - $t0))" >"$OUT.$name.wall"
-    echo "  took $(<"$OUT.$name.wall") s" >&2
+    us=$((10#${t1//[.,]/} - 10#${t0//[.,]/}))
+    printf -v wall '%d.%03d' $((us / 1000000)) $((us / 1000 % 1000))
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$pair" "$rbps" "$wbps" "$kind" "$rep" \
+        "${csv##*/}" "$wall" "$rc" "$name sweep${*:+ $*}" >>"$OUT.runs"
+    if [[ $rc == 0 ]]; then
+        echo "  took $wall s" >&2
+    else
+        echo "  took $wall s, and failed (exit status $rc)" >&2
+    fi
 }
 
-sweep adaptive1
-sweep fixed --size "$SIZE"
-sweep adaptive2
+for pair in "${pairs[@]}"; do
+    rbps=$((${pair%/*} << 20))
+    wbps=$((${pair#*/} << 20))
+    dev='' mnt=''
+    sb_loop_create "$LOOP_MIB" dev
+    sb_mkfs "$dev" ext4
+    sb_mount "$dev" mnt
+    # Throttle only after mkfs: the limits are for the measurement.
+    sb_throttle "$dev" rbps="$rbps" wbps="$wbps"
+    echo "# limits $pair: ext4 on $dev, load average $(cut -d' ' -f1-3 /proc/loadavg)" |
+        tee -a "$OUT.header" >&2
+    [[ $REF == 0 ]] || sweep "$pair" ref ref 0 "$STORBENCH" --min-time 10s --max-time 10s
+    for ((i = 1; i <= REPEAT; i++)); do
+        [[ -z $STORBENCH_BEFORE ]] || sweep "$pair" "b$i" before "$i" "$STORBENCH_BEFORE"
+        sweep "$pair" "a$i" after "$i" "$STORBENCH"
+    done
+    [[ -z $SIZE ]] || sweep "$pair" seed seed 0 "$STORBENCH" --size "$SIZE"
+    # Undo this pair's device, mount and throttle before the next one's.
+    sb_cleanup
+done
 
-python3 - "$OUT" "$rbps" "$wbps" "$SIZE" <<'EOF'
-import csv, sys
-out, rbps, wbps, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-truth = {"read": rbps / 2**20, "write": wbps / 2**20}
-runs = {}
-for name in ("adaptive1", "fixed", "adaptive2"):
-    rows = list(csv.DictReader(open("%s.%s.csv" % (out, name))))
-    for r in rows:
-        if r["complete"] != "yes":
-            print("WARNING: %s %s %s incomplete: %s" % (name, r["direction"], r["bs_bytes"],
-                                                        r["error"]), file=sys.stderr)
-    wall = float(open("%s.%s.wall" % (out, name)).read())
-    runs[name] = (rows, wall, sum(float(r["seconds"]) for r in rows))
-
-f = runs["fixed"]
-print("| run | command | wall s | sum of points s | speed-up (wall) | speed-up (points) |")
-print("|---|---|---:|---:|---:|---:|")
-for name, cmd in (("fixed", "--size " + size), ("adaptive1", "(default)"),
-                  ("adaptive2", "(default, again)")):
-    rows, wall, secs = runs[name]
-    print("| %s | `storbench sweep %s` | %.1f | %.1f | %.1fx | %.1fx |" % (
-        name, cmd, wall, secs, f[1] / wall, f[2] / secs))
-print()
-
-def key(r):
-    return (r["direction"], int(r["bs_bytes"]))
-
-def bs_name(n):
-    for unit, shift in (("m", 20), ("k", 10)):
-        if n >= 1 << shift and n % (1 << shift) == 0:
-            return "%d%s" % (n >> shift, unit)
-    return str(n)
-
-fixed = {key(r): r for r in f[0]}
-print("| direction | bs | io_path | true MiB/s | fixed MiB/s | vs true | adaptive MiB/s "
-      "(± ci95, samples, s, stop) | vs true | adaptive vs fixed | adaptive again MiB/s "
-      "| again vs fixed |")
-print("|---|---:|---|---:|---:|---:|---|---:|---:|---:|---:|")
-worst = 0.0
-a2 = {key(r): r for r in runs["adaptive2"][0]}
-for r in runs["adaptive1"][0]:
-    k = key(r)
-    x, t = fixed[k], truth[k[0]]
-    fv, av, bv = float(x["mib_per_s"]), float(r["mib_per_s"]), float(a2[k]["mib_per_s"])
-    d = (av / fv - 1) * 100
-    d2 = (bv / fv - 1) * 100
-    worst = max(worst, abs(d), abs(d2))
-    print("| %s | %s | %s | %.2f | %.2f | %+.1f%% | %.2f (± %.2f, %s, %.1f s, %s) | %+.1f%% "
-          "| %+.1f%% | %.2f | %+.1f%% |" % (
-              k[0], bs_name(k[1]), r["io_path"], t, fv, (fv / t - 1) * 100, av,
-              float(r["ci95_mib_per_s"]), r["samples"], float(r["seconds"]), r["stop"],
-              (av / t - 1) * 100, d, bv, d2))
-print()
-print("largest |adaptive - fixed|: %.1f%% (goal: <= 3%%); speed-up: %.1fx wall, %.1fx points"
-      " (goal: >= 10x)" % (worst, f[1] / runs["adaptive1"][1], f[2] / runs["adaptive1"][2]))
-EOF
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT.header" >&2
-echo "raw data: $OUT.*" >&2
+python3 "$here/ttr_report.py" "$OUT" | tee "$OUT.md"
+echo "raw data: $OUT*" >&2
