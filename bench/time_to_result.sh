@@ -26,8 +26,8 @@
 #     sudo bench/time_to_result.sh       # defaults: 4 pairs x (ref + 3 runs)
 #     sudo PAIRS=20/10 BS=64k,1m REPEAT=2 bench/time_to_result.sh   # ~2 minutes
 #
-# Time, per pair: the reference is 10.3 s a point (10 s and the 0.3 s
-# pause), 6.2 minutes for the 36 default points (18 sizes, both
+# Time, per pair: the reference is ~10.1 s a point (10 s, and the wait for
+# an idle device), 6.1 minutes for the 36 default points (18 sizes, both
 # directions); an adaptive run 1 to 10 s a point, 1.5 to 6.5 minutes; each
 # run also lays out its 64 MiB test file at the write limit (6 s at 10 MiB/s,
 # 21 s at 3 MiB/s). With the defaults (4 pairs, reference and 3 runs each)
