@@ -8,11 +8,11 @@
 # (default 4) sweeps of 64k, 256k and 1m, writes and O_DIRECT reads, with the
 # default stop rule: 6 points a run, 24 in all. Every point must be within 3%
 # of its limit, and at least 20 of the 24 intervals must hold the limit. The
-# rule aims at 95%; 20 of 24 leaves room for chance (at a true 95% the test
-# fails about one time in 15; at 97%, one in 60: it checks honesty
-# roughly and catches a spread that is too narrow by design: with the
-# intervals of independent samples or of plain batch means, which held the
-# truth in 70% of simulated series, 20 of 24 would be rare). The statistics
+# rule aims at 95%; 20 of 24 leaves room for chance (binomial: at a true 95%
+# the test fails about one time in 170, at 97% one in 1,600) and still
+# catches a spread that is too narrow by design: at 70% (what the intervals
+# of plain batch means held on simulated series) it passes one time in
+# nine. The statistics
 # themselves are tested exactly, on seeded series, in
 # tests/unit/test_stats.c; bench/time_to_result.sh measures the coverage
 # over all block sizes and several limits.
