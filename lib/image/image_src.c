@@ -237,6 +237,15 @@ static SB_MUST_CHECK sb_status src_archive_open(sb_image_src *s, sb_error *err)
             return sb_error_sys_at(err, s->io_errno, (int64_t)s->io_offset,
                                    "cannot read '%s' at offset %llu", s->path,
                                    (unsigned long long)s->io_offset);
+        /* The raw format takes any byte but needs one: a compressed
+         * stream that decodes to nothing is "no format" (EILSEQ, the
+         * errno libarchive gives a format error) to libarchive. */
+        int n = archive_filter_count(a);
+        int code = n >= 2 ? archive_filter_code(a, n - 2) : ARCHIVE_FILTER_NONE;
+        if (code != ARCHIVE_FILTER_NONE && archive_errno(a) == EILSEQ)
+            return sb_error_set(err, SB_E_INVALID, 0,
+                                "'%s' holds an empty image: its %s data decompresses to 0 bytes",
+                                s->path, filter_name(code));
         return sb_error_set(err, SB_E_IO, 0, "'%s': libarchive cannot start: %s", s->path,
                             ar_msg(a));
     }
@@ -369,13 +378,13 @@ sb_status sb_image_src_open(const char *path, sb_image_src **out, sb_error *err)
                            "'%s' holds no file: storbench image takes a zip of one image", path);
         goto fail;
     }
+    int code = archive_filter_count(s->ar) >= 2
+                   ? archive_filter_code(s->ar, archive_filter_count(s->ar) - 2)
+                   : ARCHIVE_FILTER_NONE;
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
         st_ = header_failed(s, err);
         goto fail;
     }
-    int code = archive_filter_count(s->ar) >= 2
-                   ? archive_filter_code(s->ar, archive_filter_count(s->ar) - 2)
-                   : ARCHIVE_FILTER_NONE;
     if (zip) {
         s->compression = "zip";
         SB_TRY_GOTO(st_, src_open_zip(s, e, err), fail);
@@ -405,7 +414,6 @@ sb_status sb_image_src_open(const char *path, sb_image_src **out, sb_error *err)
         goto fail;
     }
     s->peek_len = got;
-    s->done = 0;
     *out = s;
     return SB_OK;
 fail:
