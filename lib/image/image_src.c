@@ -12,6 +12,12 @@
  * encryption are stated; a zip is opened twice, once to count its members
  * (which only walks the directory) and once to read the one.
  *
+ * gzip is the exception: libarchive's gzip reader checks neither the CRC32
+ * nor the length in a member's trailer, so a flipped bit in a stored
+ * (incompressible) deflate block would pass as image. libarchive still
+ * recognises it; zlib then decodes it here (inflate with gzip wrapping,
+ * which verifies both), member after member as gzip(1) does.
+ *
  * The sizes libarchive cannot know without decoding everything come from
  * the formats' own indexes, read here before libarchive starts: an xz
  * file's index at its end (liblzma), a zstd file's frame headers (libzstd).
@@ -29,6 +35,7 @@
 #include <archive_entry.h>
 #include <lzma.h>
 #define ZSTD_STATIC_LINKING_ONLY /* ZSTD_findDecompressedSize */
+#include <zlib.h>
 #include <zstd.h>
 
 #include "image/image.h"
@@ -49,6 +56,9 @@ struct sb_image_src {
     const char *compression;
     int fd;
     struct archive *ar;
+    z_stream *gz;        /* gzip: zlib decodes, not libarchive (above) */
+    bool gz_member_done; /* a gzip member ended: another may follow */
+    const char *gz_msg;  /* zlib's message of a decoding error */
     unsigned char *rbuf; /* SRC_READ_BYTES, the read callback's */
     uint64_t file_bytes;
     uint64_t file_pos; /* offset after the last read or seek */
@@ -66,9 +76,10 @@ struct sb_image_src {
 
 /* ---- the callbacks ---------------------------------------------------- */
 
-static la_ssize_t src_read_cb(struct archive *a, void *data, const void **buf)
+/* The next bytes of the file into s->rbuf: their count, 0 at its end, -1
+ * with s->io_errno on an error. */
+static ssize_t src_read_file(sb_image_src *s)
 {
-    sb_image_src *s = data;
     ssize_t n;
     do
         n = read(s->fd, s->rbuf, SRC_READ_BYTES);
@@ -76,12 +87,22 @@ static la_ssize_t src_read_cb(struct archive *a, void *data, const void **buf)
     if (n < 0) {
         s->io_errno = errno;
         s->io_offset = s->file_pos;
-        archive_set_error(a, errno, "read failed");
         return -1;
     }
     if (n == 0)
         s->file_eof = true;
     s->file_pos += (uint64_t)n;
+    return n;
+}
+
+static la_ssize_t src_read_cb(struct archive *a, void *data, const void **buf)
+{
+    sb_image_src *s = data;
+    ssize_t n = src_read_file(s);
+    if (n < 0) {
+        archive_set_error(a, s->io_errno, "read failed");
+        return -1;
+    }
     *buf = s->rbuf;
     return n;
 }
@@ -322,6 +343,7 @@ static SB_MUST_CHECK sb_status src_open_zip(sb_image_src *s, struct archive_entr
 
 static SB_MUST_CHECK sb_status src_fill(sb_image_src *s, unsigned char *buf, size_t len,
                                         size_t *got, sb_error *err);
+static SB_MUST_CHECK sb_status gz_start(sb_image_src *s, sb_error *err);
 
 sb_status sb_image_src_open(const char *path, sb_image_src **out, sb_error *err)
 {
@@ -397,6 +419,8 @@ sb_status sb_image_src_open(const char *path, sb_image_src **out, sb_error *err)
             s->size_known = xz_index_size(s->fd, s->file_bytes, &s->size);
         } else if (code == ARCHIVE_FILTER_ZSTD) {
             s->size_known = zstd_frames_size(s->fd, s->file_bytes, &s->size);
+        } else if (code == ARCHIVE_FILTER_GZIP) {
+            SB_TRY_GOTO(st_, gz_start(s, err), fail);
         }
     }
 
@@ -430,7 +454,7 @@ static sb_status data_failed(sb_image_src *s, uint64_t done, sb_error *err)
         return sb_error_sys_at(err, s->io_errno, (int64_t)s->io_offset,
                                "cannot read '%s' at offset %llu", s->path,
                                (unsigned long long)s->io_offset);
-    const char *m = ar_msg(s->ar);
+    const char *m = s->gz ? s->gz_msg : ar_msg(s->ar);
     /* The file ended under the decoder (or the decoder says so): cut short,
      * not damaged. A decoder that checks a trailer it could not read may
      * call that a bad checksum; the file's end decides. */
@@ -481,6 +505,79 @@ static SB_MUST_CHECK sb_status end_check(sb_image_src *s, uint64_t done, sb_erro
                         (unsigned long long)s->size);
 }
 
+/* ---- gzip through zlib ------------------------------------------------ */
+
+/* Replaces libarchive by zlib for a gzip file, from its first byte. */
+static SB_MUST_CHECK sb_status gz_start(sb_image_src *s, sb_error *err)
+{
+    src_archive_close(s);
+    if (lseek(s->fd, 0, SEEK_SET) < 0)
+        return sb_error_sys(err, errno, "cannot read '%s'", s->path);
+    s->file_pos = 0;
+    s->file_eof = false;
+    s->gz = calloc(1, sizeof *s->gz);
+    if (!s->gz)
+        return sb_error_nomem(err, NULL);
+    /* 16 + MAX_WBITS: gzip wrapping only, its CRC32 and length checked */
+    if (inflateInit2(s->gz, 16 + MAX_WBITS) != Z_OK) {
+        free(s->gz);
+        s->gz = NULL;
+        return sb_error_nomem(err, "starting zlib");
+    }
+    return SB_OK;
+}
+
+/* Up to len bytes of image from the gzip members; *got 0 at the end. */
+static SB_MUST_CHECK sb_status gz_fill(sb_image_src *s, unsigned char *buf, size_t len, size_t *got,
+                                       sb_error *err)
+{
+    z_stream *z = s->gz;
+    *got = 0;
+    z->next_out = buf;
+    z->avail_out = len > UINT_MAX ? UINT_MAX : (unsigned)len;
+    while (z->avail_out > 0) {
+        if (z->avail_in == 0) {
+            ssize_t n = src_read_file(s);
+            if (n < 0)
+                return data_failed(s, s->done + *got, err);
+            if (n == 0) {
+                if (s->gz_member_done)
+                    break; /* the end, between members */
+                *got = len - z->avail_out;
+                return data_failed(s, s->done + *got, err);
+            }
+            z->next_in = s->rbuf;
+            z->avail_in = (unsigned)n;
+        }
+        if (s->gz_member_done) {
+            /* Another member follows only if it starts as one; anything
+             * else after a complete member is ignored, as gzip(1) and
+             * libarchive do (padding such as tape blocks' zeros). */
+            if (z->next_in[0] != 0x1f) {
+                z->avail_in = 0;
+                while (src_read_file(s) > 0)
+                    ; /* skipped: the progress reaches the file's end */
+                break;
+            }
+            if (inflateReset(z) != Z_OK)
+                return sb_error_nomem(err, "zlib");
+            s->gz_member_done = false;
+        }
+        int r = inflate(z, Z_NO_FLUSH);
+        if (r == Z_STREAM_END) {
+            s->gz_member_done = true;
+        } else if (r == Z_MEM_ERROR) {
+            return sb_error_nomem(err, "decoding gzip data");
+        } else if (r != Z_OK && r != Z_BUF_ERROR) {
+            *got = len - z->avail_out;
+            s->gz_msg = z->msg ? z->msg : "zlib cannot decode it";
+            return data_failed(s, s->done + *got, err);
+        }
+    }
+    *got = len - z->avail_out;
+    return SB_OK;
+}
+
 /* Decodes up to len bytes into buf straight from libarchive (after the
  * look-ahead), counting s->done; at_end once libarchive says so. */
 static SB_MUST_CHECK sb_status src_fill(sb_image_src *s, unsigned char *buf, size_t len,
@@ -488,7 +585,20 @@ static SB_MUST_CHECK sb_status src_fill(sb_image_src *s, unsigned char *buf, siz
 {
     *got = 0;
     while (*got < len && !s->at_end) {
-        la_ssize_t n = archive_read_data(s->ar, buf + *got, len - *got);
+        la_ssize_t n;
+        if (s->gz) {
+            size_t g = 0;
+            sb_status st = gz_fill(s, buf + *got, len - *got, &g, err);
+            *got += g;
+            s->done += g;
+            if (st != SB_OK)
+                return st;
+            n = 0;
+            if (g > 0)
+                continue;
+        } else {
+            n = archive_read_data(s->ar, buf + *got, len - *got);
+        }
         if (n < 0)
             return data_failed(s, s->done, err);
         if (n == 0) {
@@ -562,6 +672,10 @@ void sb_image_src_close(sb_image_src *s)
     if (!s)
         return;
     src_archive_close(s);
+    if (s->gz) {
+        inflateEnd(s->gz);
+        free(s->gz);
+    }
     if (s->fd >= 0)
         close(s->fd);
     free(s->peek);

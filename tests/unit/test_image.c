@@ -308,8 +308,11 @@ static void test_xz_multistream(void **state)
 }
 
 /* Opens path and reads it all: the error the reading ends with (open
- * succeeds; what it holds at first is valid). */
-static sb_status read_broken(const char *path, sb_error *err, size_t *n)
+ * succeeds; what it holds at first is valid). When the file was cut
+ * short (intact), what came before the error is the image; a damaged one
+ * may have delivered the damage before the check at its block's or
+ * member's end found it (the caller's verification compares anyway). */
+static sb_status read_broken(const char *path, bool intact, sb_error *err, size_t *n)
 {
     sb_image_src *s = NULL;
     sb_status st = sb_image_src_open(path, &s, err);
@@ -319,7 +322,8 @@ static sb_status read_broken(const char *path, sb_error *err, size_t *n)
     st = read_all(s, &got, n, err);
     if (st != SB_OK) {
         assert_true(*n <= IMG_BYTES);
-        assert_memory_equal(got, img, *n); /* what came before the error is the image */
+        if (intact)
+            assert_memory_equal(got, img, *n);
         /* and it stays failed */
         size_t g = 1;
         sb_error again;
@@ -361,7 +365,7 @@ static void test_truncated_and_corrupt(void **state)
             write_file(path, whole, cuts[c], O_TRUNC);
             sb_error err;
             size_t n = 0;
-            assert_int_equal(read_broken(path, &err, &n), SB_E_INVALID);
+            assert_int_equal(read_broken(path, true, &err, &n), SB_E_INVALID);
             snprintf(want, sizeof want, "is truncated: the %s data ends after %zu bytes",
                      cases[i].name, n);
             if (!strstr(err.msg, want))
@@ -375,7 +379,7 @@ static void test_truncated_and_corrupt(void **state)
         write_file(path, whole, len, O_TRUNC);
         sb_error err;
         size_t n = 0;
-        assert_int_equal(read_broken(path, &err, &n), SB_E_INVALID);
+        assert_int_equal(read_broken(path, false, &err, &n), SB_E_INVALID);
         snprintf(want, sizeof want, ": the %s data is corrupt after %zu bytes of image (",
                  cases[i].name, n);
         if (!strstr(err.msg, want))
