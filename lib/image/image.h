@@ -14,6 +14,8 @@
  * lzma, lzip, zstd, lz4, compress); lrzip, lzop and grzip, which libarchive
  * can only run as external programs, and the uu and rpm wrappers are not
  * enabled, so such a file is read as raw bytes like any unrecognised one.
+ * A gzip file, recognised by libarchive, is decoded by zlib, which checks
+ * each member's CRC32 and length (libarchive's gzip reader does not).
  *
  * An sb_bmap is a parsed and checked bmap file (bmaptool's XML, format 1.x
  * and 2.x): which blocks of the image hold data, and the checksum of each
