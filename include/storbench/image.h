@@ -8,7 +8,8 @@
  * ring of buffers while the calling thread writes them to the device with
  * O_DIRECT (buffered, then flushed, for a tail that is not a whole logical
  * block), so a fast device is not held back by one core; the time each side
- * waited for the other says which one limited the rate. The final flush
+ * waited for the other, beside the time the writer spent writing, says
+ * which one limited the rate. The final flush
  * (fdatasync, which on a block device also empties the device's cache) is
  * inside the write's time: the rate is what reached the device, not what
  * the page cache took.
@@ -36,7 +37,9 @@
  *   write   bytes (B: written), elapsed (s, first write to the end of the
  *           flush), throughput (B/s), flush (s: the final flush alone),
  *           source_wait (s: the writer waited for data), device_wait (s:
- *           the decompression waited for a free buffer)
+ *           the decompression waited for a free buffer), write_busy (s: the
+ *           writer's time in its writes; more than source_wait: the device
+ *           set the pace)
  *   verify  bytes, elapsed, throughput (B/s)
  * and params: image (its path), compression, member (a zip's), image_bytes,
  * bmap (its path), mapped_bytes, chunk_bytes, io_path ("direct"),

@@ -35,7 +35,7 @@ const char *const sb_metric_names[] = {
     "sectors_corrupted", "sectors_changed", "sectors_overwritten", "sectors_missing",
     "capacity_written", "capacity_usable",
     /* image */
-    "flush", "source_wait", "device_wait",
+    "flush", "source_wait", "device_wait", "write_busy",
     /* everywhere */
     "bytes", "elapsed"
 };

@@ -4,7 +4,8 @@
  *   image os.img.xz -> /dev/sdb (xz, 4.0 GiB image, 4 MiB writes, direct)
  *     write     4.0 GiB  in 186.9 s    22.1 MB/s   (21.1 MiB/s)  flush 1.2 s
  *     verify    4.0 GiB  in  98.0 s    42.1 MB/s   (40.2 MiB/s)
- *     limit     the device: the decompression waited 170.2 s for it, the writer 0.4 s for data
+ *     limit     the device: writing took 186.1 s, waiting for data 400 ms (decompressing it
+ *               waited 170.2 s for the device)
  *     verdict   ok: the device holds the image, byte for byte
  *     partitions re-read
  *
@@ -67,19 +68,16 @@ static void write_lines(const sb_test *w, sb_sink *sink)
     const char *lim = sb_kvs_get(&w->params, "limited_by");
     double sw = sb_test_value(w, "source_wait", 0), dw = sb_test_value(w, "device_wait", 0);
     if (lim && w->complete) {
-        const char *src = strcmp(param(w, "compression", ""), "none") == 0
-                              ? "the reading of the image"
-                              : "the decompression";
-        sb_format_duration((uint64_t)(dw * 1e9), a, sizeof a);
-        sb_format_duration((uint64_t)(sw * 1e9), b, sizeof b);
-        if (strcmp(lim, "device") == 0)
-            sb_sink_printf(sink,
-                           "  limit     the device: %s waited %s for it, the writer %s for data\n",
-                           src, a, b);
-        else
-            sb_sink_printf(sink,
-                           "  limit     %s: the writer waited %s for it, %s %s for the device\n",
-                           src + 4, b, src, a);
+        const char *src = strcmp(param(w, "compression", ""), "none") == 0 ? "reading the image"
+                                                                           : "decompressing it";
+        char busy[32], waited[32], full[32];
+        sb_format_duration((uint64_t)(sb_test_value(w, "write_busy", 0) * 1e9), busy, sizeof busy);
+        sb_format_duration((uint64_t)(sw * 1e9), waited, sizeof waited);
+        sb_format_duration((uint64_t)(dw * 1e9), full, sizeof full);
+        sb_sink_printf(sink,
+                       "  limit     %s: writing took %s, waiting for data %s (%s waited %s for "
+                       "the device)\n",
+                       strcmp(lim, "device") == 0 ? "the device" : lim, busy, waited, src, full);
     }
     if (!w->complete)
         sb_sink_printf(sink, "  verdict   incomplete: %s (the device holds part of the image)\n",

@@ -191,7 +191,8 @@ static sb_run *image_run(void)
         double v;
     } w[] = { { "bytes", "B", 67108864 },        { "elapsed", "s", 6.4 },
               { "throughput", "B/s", 10485760 }, { "flush", "s", 0.012 },
-              { "source_wait", "s", 0.1 },       { "device_wait", "s", 5.9 } };
+              { "source_wait", "s", 0.1 },       { "device_wait", "s", 5.9 },
+              { "write_busy", "s", 6.2 } };
     for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
         ok(sb_result_add_measurement(t, w[i].m, w[i].u, w[i].v, 0, NULL, 0, &err), &err);
     const char *p[][2] = { { "image", "os.img.xz" },      { "compression", "xz" },
@@ -217,8 +218,8 @@ static void test_image(void **state)
     const char *want[] = {
         "\nimage os.img.xz -> /dev/sdb (xz, 64.0 MiB image, 4.0 MiB writes, direct)\n",
         "  write       64.0 MiB  in    6.4 s      10.5 MB/s (10.0 MiB/s)  flush 12 ms\n",
-        "  limit     the device: the decompression waited 5.9 s for it, the writer 100 ms for "
-        "data\n",
+        "  limit     the device: writing took 6.2 s, waiting for data 100 ms (decompressing it "
+        "waited 5.9 s for the device)\n",
         "  verify       4.0 MiB  in   200 ms      21.0 MB/s (20.0 MiB/s)\n",
         "  verdict   differs: the device does not hold the image, the first different byte at "
         "offset 4096\n",
