@@ -294,5 +294,6 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv);
 int cmd_report(const char *cmdline, int argc, char **argv);
 int cmd_verify(const char *cmdline, int argc, char **argv);
 int cmd_image(const char *cmdline, int argc, char **argv);
+int cmd_fscompare(const char *cmdline, int argc, char **argv);
 
 #endif

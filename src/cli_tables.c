@@ -51,46 +51,62 @@ _Static_assert(CLI_TABLE_LEN(cli_run_opts) == RUN_N_OPTIONS + 1, "one entry per 
 
 /* ---- storbench sweep ---- */
 
-const cli_option cli_sweep_opts[] = {
-    [SWEEP_BS] = { "bs", 'b', "LIST",
-                   "block sizes: 4k,64k,1m or a power-of-two range 512-1m (default 8-1m)", NULL },
-    [SWEEP_SIZE] = { "size", 's', "SIZE",
-                     "fixed mode: write and read exactly SIZE per block size (the seed method)",
-                     NULL },
-    [SWEEP_FILE_SIZE] = { "file-size", 0, "SIZE", "test file size in adaptive mode (default 64m)",
-                          NULL },
-    [SWEEP_MIN_TIME] = { "min-time", 0, "TIME", "adaptive: least time per point (default 1s)",
-                         NULL },
-    [SWEEP_MAX_TIME] = { "max-time", 0, "TIME", "adaptive: most time per point (default 10s)",
-                         NULL },
-    [SWEEP_MAX_BYTES] = { "max-bytes", 0, "SIZE", "adaptive: most bytes per point (default 4g)",
-                          NULL },
-    [SWEEP_SPREAD] = { "spread", 0, "PCT",
-                       "adaptive: stop when the 95% spread is within PCT% of the mean (default 2)",
-                       NULL },
-    [SWEEP_INTERVAL] = { "interval", 0, "TIME", "adaptive: length of one sample (default 100ms)",
-                         NULL },
-    [SWEEP_PAUSE] = { "pause", 0, "TIME",
-                      "idle time before each point (default: until the device is idle, at most "
-                      "300ms; 0 for none)",
-                      NULL },
-    [SWEEP_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests",
-                     "write|read" },
-    [SWEEP_NO_DIRECT] = { "no-direct", 0, NULL,
-                          "never use O_DIRECT (reads are buffered, made cold)", NULL },
-    [SWEEP_DROP_CACHES] = { "drop-caches", 0, NULL,
-                            "also drop all caches before each read point (root)", NULL },
-    [SWEEP_ENGINE] = { "engine", 0, "NAME", "sync (read/write, default) or psync (pread/pwrite)",
-                       "sync|psync" },
-    [SWEEP_DESTRUCTIVE] = { "destructive", 0, NULL,
-                            "allow writing to a block device (never to a mounted one)", NULL },
-    [SWEEP_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
-    CLI_OUTPUT_OPTIONS("text (default), csv or json", "text|csv|json",
-                       "MB/s (10^6 bytes) instead of MiB/s", "no progress line"),
+/* sweep's options, which fscompare takes too. */
+#define SWEEP_OPTIONS                                                                               \
+    [SWEEP_BS] = { "bs", 'b', "LIST",                                                               \
+                   "block sizes: 4k,64k,1m or a power-of-two range 512-1m (default 8-1m)", NULL },  \
+    [SWEEP_SIZE] = { "size", 's', "SIZE",                                                           \
+                     "fixed mode: write and read exactly SIZE per block size (the seed method)",    \
+                     NULL },                                                                        \
+    [SWEEP_FILE_SIZE] = { "file-size", 0, "SIZE", "test file size in adaptive mode (default 64m)",  \
+                          NULL },                                                                   \
+    [SWEEP_MIN_TIME] = { "min-time", 0, "TIME", "adaptive: least time per point (default 1s)",      \
+                         NULL },                                                                    \
+    [SWEEP_MAX_TIME] = { "max-time", 0, "TIME", "adaptive: most time per point (default 10s)",      \
+                         NULL },                                                                    \
+    [SWEEP_MAX_BYTES] = { "max-bytes", 0, "SIZE", "adaptive: most bytes per point (default 4g)",    \
+                          NULL },                                                                   \
+    [SWEEP_SPREAD] = { "spread", 0, "PCT",                                                          \
+                       "adaptive: stop when the 95% spread is within PCT% of the mean (default 2)", \
+                       NULL },                                                                      \
+    [SWEEP_INTERVAL] = { "interval", 0, "TIME", "adaptive: length of one sample (default 100ms)",   \
+                         NULL },                                                                    \
+    [SWEEP_PAUSE] = { "pause", 0, "TIME",                                                           \
+                      "idle time before each point (default: until the device is idle, at most "    \
+                      "300ms; 0 for none)",                                                         \
+                      NULL },                                                                       \
+    [SWEEP_ONLY] = { "only", 0, "write|read", "run only the write or only the read tests",          \
+                     "write|read" },                                                                \
+    [SWEEP_NO_DIRECT] = { "no-direct", 0, NULL,                                                     \
+                          "never use O_DIRECT (reads are buffered, made cold)", NULL },             \
+    [SWEEP_DROP_CACHES] = { "drop-caches", 0, NULL,                                                 \
+                            "also drop all caches before each read point (root)", NULL },           \
+    [SWEEP_ENGINE] = { "engine", 0, "NAME", "sync (read/write, default) or psync (pread/pwrite)",   \
+                       "sync|psync" },                                                              \
+    [SWEEP_DESTRUCTIVE] = { "destructive", 0, NULL,                                                 \
+                            "allow writing to a block device (never to a mounted one)", NULL },     \
+    [SWEEP_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },                                         \
+    CLI_OUTPUT_OPTIONS("text (default), csv or json", "text|csv|json",                              \
+                       "MB/s (10^6 bytes) instead of MiB/s", "no progress line"),                   \
     CLI_SAVE_OPTIONS('l'),
-    { 0 },
+
+const cli_option cli_sweep_opts[] = {
+    SWEEP_OPTIONS{ 0 },
 };
 _Static_assert(CLI_TABLE_LEN(cli_sweep_opts) == SWEEP_N_OPTIONS + 1, "one entry per SWEEP_ index");
+
+/* ---- storbench fscompare ---- */
+
+const cli_option cli_fscompare_opts[] = {
+    SWEEP_OPTIONS
+        [FSCOMPARE_FS] = { "fs", 0, "LIST",
+                           "the filesystems, in order, comma-separated (ext2, ext3, ext4, vfat, exfat, "
+                           "xfs, btrfs, f2fs)",
+                           NULL },
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_fscompare_opts) == FSCOMPARE_N_OPTIONS + 1,
+               "one entry per FSCOMPARE_ index");
 
 /* ---- storbench job (its own options; the job options are lib/jobspec's) ---- */
 
@@ -381,6 +397,10 @@ const cli_command cli_commands[] = {
     [CLI_CMD_VERIFY] = { "verify",
                          "write-then-read integrity and real-capacity check (fake SD cards)",
                          cli_verify_opts, "TARGET", NULL, false },
+    [CLI_CMD_FSCOMPARE] = { "fscompare",
+                            "format a device with each filesystem in turn and sweep each, one "
+                            "column per filesystem",
+                            cli_fscompare_opts, "DEVICE|FILE", NULL, false },
     [CLI_CMD_IMAGE] = { "image",
                         "write an OS image (.img, .xz, .gz, .zst, .bz2, .zip) to a card, timed "
                         "and verified",

@@ -77,6 +77,7 @@ enum {
     CLI_CMD_ZCAV,
     CLI_CMD_VERIFY,
     CLI_CMD_IMAGE,
+    CLI_CMD_FSCOMPARE,
     CLI_CMD_INFO,
     CLI_CMD_RESULTS,
     CLI_CMD_REPORT,
@@ -168,6 +169,13 @@ enum {
     SWEEP_N_OPTIONS = SWEEP_FORMAT + CLI_OUTPUT_SAVE + CLI_SAVE_N,
 };
 extern const cli_option cli_sweep_opts[];
+
+/* fscompare: sweep's options, then its own. */
+enum {
+    FSCOMPARE_FS = SWEEP_N_OPTIONS,
+    FSCOMPARE_N_OPTIONS,
+};
+extern const cli_option cli_fscompare_opts[];
 
 enum {
     JOB_OUTPUT_FORMAT,

@@ -1,17 +1,21 @@
 /*
- * cmd_sweep.c: `storbench sweep` and `storbench run` (for now, a short
- * sequential sweep; the standard suite grows here).
+ * cmd_sweep.c: `storbench sweep`, and `storbench fscompare`, which is the
+ * sweep run on a device formatted with each filesystem in turn (it takes
+ * every option of sweep, and --fs).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "storbench/clock.h"
+#include "storbench/fscompare.h"
 #include "storbench/probe.h"
 #include "storbench/units.h"
 
 typedef struct sweep_args {
     sb_sweep_config cfg;
+    char *fs_list; /* fscompare's --fs (a copy, parsed into fsc) */
+    sb_fscompare_config fsc;
     cli_output out;
     cli_save save;
 } sweep_args;
@@ -38,6 +42,14 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     sb_sweep_config *c = &a->cfg;
     sb_error err;
     sb_status st = SB_OK;
+    if (idx == FSCOMPARE_FS) {
+        free(a->fs_list);
+        if (!(a->fs_list = strdup(arg)))
+            st = sb_error_nomem(&err, NULL);
+        else
+            st = sb_fscompare_parse_fs(a->fs_list, &a->fsc, &err);
+        return cli_ok(st, &err);
+    }
     if (idx >= SWEEP_FORMAT)
         return cli_output_option(idx - SWEEP_FORMAT, arg, &a->out, &a->save,
                                  sb_report_parse_format);
@@ -109,6 +121,63 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
     cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->out.quiet);
+}
+
+static void fscompare_notice(const char *line, void *ctx)
+{
+    if (!*(const bool *)ctx)
+        cli_error("%s", line);
+}
+
+/* As measure_and_print, for fscompare. */
+static int compare_and_print(sweep_args *a, const char *cmdline, const char *device)
+{
+    sb_error err;
+    if (!cli_ok(sb_sweep_check_config(&a->cfg, &err), &err))
+        return CLI_EXIT_USAGE;
+    a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_progress : NULL;
+    a->cfg.progress_ctx = &a->out.report.si;
+    sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
+    if (!run)
+        return CLI_EXIT_FAIL;
+    a->fsc.sweep = a->cfg;
+    a->fsc.notice = fscompare_notice;
+    a->fsc.notice_ctx = &a->out.quiet;
+    sb_status st = sb_fscompare_run(&a->fsc, device, run, &err);
+    cli_run_outcome(run, st, &err);
+    int rc = cli_print_run(run, &a->out);
+    return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->out.quiet);
+}
+
+static const char fscompare_usage[] =
+    "usage: storbench fscompare [OPTIONS] --fs LIST --destructive DEVICE\n"
+    "\n"
+    "Formats DEVICE with each filesystem of LIST in turn (the distribution's mkfs),\n"
+    "mounts it in a private temporary directory, runs the sweep there with the\n"
+    "given sweep options, and unmounts it: one column per filesystem in the write\n"
+    "and read tables. A filesystem whose mkfs is missing or that the kernel cannot\n"
+    "mount is named and skipped before anything is formatted. DEVICE is left\n"
+    "unmounted, holding the last filesystem. It is refused without --destructive,\n"
+    "when mounted or in use, and, without --force, when it holds a filesystem or a\n"
+    "partition table.\n" CLI_SAVE_USAGE;
+
+int cmd_fscompare(const char *cmdline, int argc, char **argv)
+{
+    sweep_args a = { .out = { .format = SB_FORMAT_TEXT } };
+    sb_sweep_config_init(&a.cfg);
+    int first;
+    int rc = cli_parse(argc, argv, cli_fscompare_opts, fscompare_usage, sweep_option, &a, &first);
+    if (rc == CLI_EXIT_OK)
+        rc = cli_force_check(a.cfg.force, a.cfg.destructive);
+    if (rc == CLI_EXIT_OK && !a.fs_list)
+        rc = cli_usage_error("fscompare: no --fs LIST given (for example --fs ext2,ext4,vfat)");
+    if (rc == CLI_EXIT_OK && argc - first != 1)
+        rc = cli_usage_error("fscompare: give one DEVICE (got %d)", argc - first);
+    if (rc == CLI_EXIT_OK)
+        rc = compare_and_print(&a, cmdline, argv[first]);
+    free(a.fs_list);
+    cli_save_free(&a.save);
+    return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
 static const char sweep_usage[] =

@@ -86,6 +86,10 @@ void sb_run_free(sb_run *run);
 SB_MUST_CHECK sb_status sb_result_add_target(sb_run *run, const char *path, const char *kind,
                                              const char *fs_type, sb_target_res **out,
                                              sb_error *err);
+/* Changes the path a target is shown under (copied): storbench fscompare
+ * names the device it formatted, not the temporary directory it measured. */
+SB_MUST_CHECK sb_status sb_result_set_target_path(sb_target_res *t, const char *path,
+                                                  sb_error *err);
 /* Appends a test (complete until marked otherwise); *out points into t->tests. */
 SB_MUST_CHECK sb_status sb_result_add_test(sb_target_res *t, const char *kind, const char *name,
                                            sb_test **out, sb_error *err);

@@ -103,6 +103,16 @@ sb_status sb_result_add_target(sb_run *run, const char *path, const char *kind, 
     return SB_OK;
 }
 
+sb_status sb_result_set_target_path(sb_target_res *t, const char *path, sb_error *err)
+{
+    char *p = dup_or_empty(path);
+    if (!p)
+        return nomem(err);
+    free(t->path);
+    t->path = p;
+    return SB_OK;
+}
+
 sb_status sb_result_add_test(sb_target_res *t, const char *kind, const char *name, sb_test **out,
                              sb_error *err)
 {

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 
 #include "probe/probe.h"
 
@@ -443,4 +444,48 @@ bool sb_probe_device_holds_root(const char *root, unsigned maj, unsigned min, ch
         return false;
     snprintf(why, why_len, "it holds the root filesystem (/ is %s, %u:%u)", source, rmaj, rmin);
     return true;
+}
+
+/* Whether the word fs is a filesystem line of <root>/proc/filesystems
+ * ("nodev\tproc", "\text4"). */
+static bool listed(const char *root, const char *fs)
+{
+    char path[4096], line[256];
+    root_path(path, sizeof path, root, "/proc/filesystems");
+    FILE *f = fopen(path, "re");
+    if (!f)
+        return false;
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        const char *name = strrchr(line, '\t');
+        found = strcmp(name ? name + 1 : line, fs) == 0;
+    }
+    fclose(f);
+    return found;
+}
+
+bool sb_probe_fs_supported(const char *root, const char *fs, char *why, size_t why_len)
+{
+    /* ext2 and ext3 are mounted by ext4 when it is built without them. */
+    bool ext = strcmp(fs, "ext2") == 0 || strcmp(fs, "ext3") == 0;
+    if (listed(root, fs) || (ext && listed(root, "ext4")))
+        return true;
+    const char *dir = strcmp(fs, "vfat") == 0 ? "fat" : ext ? "ext4" : fs;
+    struct utsname u;
+    if (uname(&u) == 0) {
+        char path[4096], rel[4096 - 64];
+        snprintf(rel, sizeof rel, "/lib/modules/%s/kernel/fs/%s", u.release, dir);
+        root_path(path, sizeof path, root, rel);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+            return true;
+        snprintf(why, why_len,
+                 "this kernel (%s) cannot mount %s: it is not in /proc/filesystems "
+                 "and no module for it is installed",
+                 u.release, fs);
+        return false;
+    }
+    snprintf(why, why_len, "this kernel cannot mount %s: it is not in /proc/filesystems", fs);
+    return false;
 }

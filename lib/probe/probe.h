@@ -45,6 +45,13 @@ bool sb_probe_fs_type_statfs(const char *path, char *out, size_t len);
 bool sb_probe_device_in_use(const char *root, unsigned maj, unsigned min, char *why,
                             size_t why_len);
 
+/* Whether this kernel can mount a filesystem of type fs ("ext4", "vfat"):
+ * it is listed in <root>/proc/filesystems, or a module for it is there to
+ * load (<root>/lib/modules/RELEASE/kernel/fs/DIR/, DIR being fs's module
+ * directory: ext2 and ext3 are served by ext4, vfat by fat). why receives
+ * one sentence when not. */
+bool sb_probe_fs_supported(const char *root, const char *fs, char *why, size_t why_len);
+
 /* Whether block device maj:min holds the root filesystem: "/" (the mount
  * <root>/proc/self/mountinfo lists for it) is on maj:min itself, on one of
  * its partitions, or on a device stacked on it (device mapper, md RAID,

@@ -37,6 +37,21 @@
 
 /* The rates of a point's first and second half when they differ enough to
  * call it a change of speed. */
+/* How a note names target tr of run: its path, with its filesystem when
+ * another target has the same path (fscompare's: one device, each
+ * filesystem in turn). */
+static const char *target_name(const sb_run *run, const sb_target_res *tr, char *buf, size_t len)
+{
+    for (size_t i = 0; i < run->n_targets; i++) {
+        const sb_target_res *o = &run->targets[i];
+        if (o != tr && strcmp(o->path, tr->path) == 0 && tr->fs_type[0]) {
+            snprintf(buf, len, "%s (%s)", tr->path, tr->fs_type);
+            return buf;
+        }
+    }
+    return tr->path;
+}
+
 static bool changed_speed(const sb_test *t, double *first, double *last)
 {
     const sb_measurement *m = sb_test_measurement(t, "throughput");
@@ -215,7 +230,8 @@ static void read_paths(const sb_run *run, sb_sink *sink)
             strcat(a, " B");
         if (max_buffered < 1024)
             strcat(b, " B");
-        sb_sink_printf(sink, "reads on %s: ", tr->path);
+        char name[1024];
+        sb_sink_printf(sink, "reads on %s: ", target_name(run, tr, name, sizeof name));
         if (min_direct && !max_buffered)
             sb_sink_puts(sink, "O_DIRECT at every size\n");
         else if (!min_direct)
@@ -328,7 +344,8 @@ static void bottlenecks(const sb_run *run, sb_sink *sink)
                            sb_format_size(SB_SEQUENTIAL_MIN_BS, min, sizeof min));
             title = true;
         }
-        sb_sink_printf(sink, "%s: ", tr->path);
+        char name[1024];
+        sb_sink_printf(sink, "%s: ", target_name(run, tr, name, sizeof name));
         /* "kind (detail)": the point goes between the two, and one detail
          * shared by both directions is said once. */
         const char *b[2] = { NULL, NULL };

@@ -219,6 +219,38 @@ SB_MUST_CHECK sb_status sb_target_write_named_text(sb_target *t, const char *nam
 SB_MUST_CHECK sb_status sb_target_read_named_text(sb_target *t, const char *name, char *buf,
                                                   size_t size, size_t *len, sb_error *err);
 
+/* ---- filesystems made for a test (storbench fscompare) ----------------- */
+
+/* The filesystems sb_target_mkfs knows, as a list for messages. */
+extern const char *const sb_target_mkfs_types;
+/* Whether fs is one of them. */
+bool sb_target_mkfs_known(const char *fs);
+/* Whether fs can be made here: SB_E_INVALID ("--fs: unknown filesystem
+ * 'x' (known: ...)") for a name it does not know, SB_E_NOTFOUND ("vfat is
+ * not installed (mkfs.vfat not found)") when its mkfs is not in $PATH,
+ * /usr/sbin or /sbin. Whether the kernel can mount it is probe.h's
+ * sb_probe_fs_supported. */
+SB_MUST_CHECK sb_status sb_target_mkfs_check(const char *fs, sb_error *err);
+/* Makes a filesystem of type fs on the whole of device dev with the
+ * distribution's mkfs (mkfs.FS, without asking: -F/-f/-I; the ext family
+ * with lazy_itable_init=0,lazy_journal_init=0 so that nothing keeps
+ * writing after the mount). cmd receives the command line run. The caller
+ * has checked dev with sb_target_open (the device-safety rule): this does
+ * not. mkfs's output is shown only when it fails: SB_E_IO "CMD failed (exit
+ * status N): <its last line>"; SB_E_INTERRUPTED when SIGINT killed it. */
+SB_MUST_CHECK sb_status sb_target_mkfs(const char *dev, const char *fs, char *cmd, size_t cmd_len,
+                                       sb_error *err);
+/* Mounts dev (type fs, default options) on a new private directory
+ * ${TMPDIR:-/tmp}/storbench-fscompare-XXXXXX (mode 0700); *dir (the
+ * caller's, freed by sb_target_unmount_temp) is its path, NULL on failure,
+ * when the directory is removed again: "cannot mount 'DEV' (FS): <strerror>". */
+SB_MUST_CHECK sb_status sb_target_mount_temp(const char *dev, const char *fs, char **dir,
+                                             sb_error *err);
+/* Unmounts and removes what sb_target_mount_temp made, and frees dir; a
+ * mount that stays busy is retried for 5 s ("cannot unmount 'DIR': Device
+ * or resource busy"). NULL: nothing to do. */
+SB_MUST_CHECK sb_status sb_target_unmount_temp(char *dir, sb_error *err);
+
 /* Makes a range cold: flushes the file (fsync) and asks the kernel to drop
  * its cached pages (POSIX_FADV_DONTNEED). len 0 means to the end. */
 SB_MUST_CHECK sb_status sb_cache_drop_file(int fd, uint64_t off, uint64_t len, sb_error *err);
