@@ -27,8 +27,9 @@
 #     everything, and a range whose checksum is wrong stops the write with
 #     an error naming that range.
 #  6. The partition table is re-read: on a loop device with partition
-#     scanning the image's second partition appears; without it, the text
-#     shows the kernel's refusal and the exit status is still 0.
+#     scanning the image's second partition appears (where the kernel has
+#     the DOS partition parser); without scanning, the text shows the
+#     kernel's refusal and the exit status is still 0.
 #  7. SIGINT during a throttled write: exit 130, the run saved as
 #     interrupted, nothing left mounted or in /tmp.
 #  8. --format csv has the write's row; `results show` of a saved run prints
@@ -513,9 +514,16 @@ pp=${ppdev##*/}
 if image partscan 0 --destructive --force --no-save "$imgs/parts.img" "$ppdev"; then
     cat "$out/partscan.out"
     expect "partscan: the text says re-read" "$out/partscan.out" "^ *partitions +re-read"
-    check "partscan: ${pp}p2 appeared" test -e "/sys/block/$pp/${pp}p2"
-    check "partscan: ${pp}p1 is 8192 sectors ($(cat "/sys/block/$pp/${pp}p1/size" 2>/dev/null))" \
-        eq "$(cat "/sys/block/$pp/${pp}p1/size" 2>/dev/null)" 8192
+    # A kernel built without the DOS partition parser (this project's CI VM:
+    # "# CONFIG_MSDOS_PARTITION is not set") re-reads and finds nothing.
+    if [[ -r /proc/config.gz ]] && gzip -dc /proc/config.gz | grep -qx '# CONFIG_MSDOS_PARTITION is not set'; then
+        echo "note: this kernel reads no MBR (CONFIG_MSDOS_PARTITION is not set): the image's" \
+            "partitions cannot appear; checked only that the re-read was asked and succeeded"
+    else
+        check "partscan: ${pp}p2 appeared" test -e "/sys/block/$pp/${pp}p2"
+        check "partscan: ${pp}p1 is 8192 sectors ($(cat "/sys/block/$pp/${pp}p1/size" 2>/dev/null))" \
+            eq "$(cat "/sys/block/$pp/${pp}p1/size" 2>/dev/null)" 8192
+    fi
 fi
 # Without partition scanning the kernel refuses to re-read: said, exit 0.
 sb_loop_create 32 npdev
