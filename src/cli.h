@@ -293,5 +293,6 @@ int cmd_job(const char *cmdline, int argc, char **argv);
 int cmd_bonnie(const char *cmdline, int argc, char **argv);
 int cmd_report(const char *cmdline, int argc, char **argv);
 int cmd_verify(const char *cmdline, int argc, char **argv);
+int cmd_image(const char *cmdline, int argc, char **argv);
 
 #endif

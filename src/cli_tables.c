@@ -219,6 +219,28 @@ const cli_option cli_verify_opts[] = {
 _Static_assert(CLI_TABLE_LEN(cli_verify_opts) == VERIFY_N_OPTIONS + 1,
                "one entry per VERIFY_ index");
 
+/* ---- storbench image ---- */
+
+const cli_option cli_image_opts[] = {
+    [IMAGE_BMAP] = { "bmap", 'b', "FILE",
+                     "bmaptool's block map: write and verify only its mapped blocks (default: "
+                     "IMAGE.bmap, found as bmaptool finds it)",
+                     NULL },
+    [IMAGE_NO_BMAP] = { "no-bmap", 0, NULL, "write every byte, even when a bmap file is there",
+                        NULL },
+    [IMAGE_BS] = { "bs", 0, "SIZE", "bytes per write, a power of two from 64k to 64M (default 4M)",
+                   NULL },
+    [IMAGE_NO_VERIFY] = { "no-verify", 0, NULL, "write only: do not read the device back", NULL },
+    [IMAGE_DESTRUCTIVE] = { "destructive", 0, NULL,
+                            "required: DEVICE is overwritten (never a mounted one)", NULL },
+    [IMAGE_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
+    CLI_OUTPUT_OPTIONS("text (default), csv or json", "text|csv|json",
+                       "progress in MB/s (10^6 bytes) instead of MiB/s", "no progress line"),
+    CLI_SAVE_OPTIONS('l'),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_image_opts) == IMAGE_N_OPTIONS + 1, "one entry per IMAGE_ index");
+
 /* ---- storbench info ---- */
 
 const cli_option cli_info_opts[] = {
@@ -359,6 +381,10 @@ const cli_command cli_commands[] = {
     [CLI_CMD_VERIFY] = { "verify",
                          "write-then-read integrity and real-capacity check (fake SD cards)",
                          cli_verify_opts, "TARGET", NULL, false },
+    [CLI_CMD_IMAGE] = { "image",
+                        "write an OS image (.img, .xz, .gz, .zst, .bz2, .zip) to a card, timed "
+                        "and verified",
+                        cli_image_opts, "IMAGE DEVICE", NULL, false },
     [CLI_CMD_INFO] = { "info", "the board, and the filesystem, disk, bus and link under TARGET",
                        cli_info_opts, "TARGET", NULL, false },
     [CLI_CMD_RESULTS] = { "results",

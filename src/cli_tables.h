@@ -76,6 +76,7 @@ enum {
     CLI_CMD_BONNIE,
     CLI_CMD_ZCAV,
     CLI_CMD_VERIFY,
+    CLI_CMD_IMAGE,
     CLI_CMD_INFO,
     CLI_CMD_RESULTS,
     CLI_CMD_REPORT,
@@ -231,6 +232,18 @@ enum {
     VERIFY_N_OPTIONS = VERIFY_FORMAT + CLI_OUTPUT_SAVE + CLI_SAVE_N,
 };
 extern const cli_option cli_verify_opts[];
+
+enum {
+    IMAGE_BMAP,
+    IMAGE_NO_BMAP,
+    IMAGE_BS,
+    IMAGE_NO_VERIFY,
+    IMAGE_DESTRUCTIVE,
+    IMAGE_FORCE,
+    IMAGE_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
+    IMAGE_N_OPTIONS = IMAGE_FORMAT + CLI_OUTPUT_SAVE + CLI_SAVE_N,
+};
+extern const cli_option cli_image_opts[];
 
 enum {
     INFO_FORMAT,

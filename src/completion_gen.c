@@ -45,6 +45,7 @@ static const struct {
     { "DIRECTORY", "dir" },
     { "TARGET", "target" },
     { "DEVICE|FILE", "devfile" },
+    { "IMAGE DEVICE", "devfile" }, /* an image file, then a block device */
     { "ID", "id" },
     { "FMT", NULL },
     { "FORMAT", NULL },

@@ -34,6 +34,8 @@ const char *const sb_metric_names[] = {
     "probe_sectors", "probe_sectors_bad", "capacity_claimed", "capacity_probe", "sectors_ok",
     "sectors_corrupted", "sectors_changed", "sectors_overwritten", "sectors_missing",
     "capacity_written", "capacity_usable",
+    /* image */
+    "flush", "source_wait", "device_wait", "write_busy",
     /* everywhere */
     "bytes", "elapsed"
 };

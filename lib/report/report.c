@@ -67,6 +67,8 @@ static sb_report_fn text_renderer(const sb_run *run)
         return sb_report_bonnie_text;
     if (holds(run, "verify"))
         return sb_report_verify_text;
+    if (holds(run, "image"))
+        return sb_report_image_text;
     if (holds(run, "zcav"))
         return sb_report_zcav;
     return sb_report_tables_text;
@@ -92,7 +94,9 @@ sb_status sb_report_render(const sb_run *run, sb_format fmt, const sb_report_opt
     sb_report_fn fn = NULL;
     switch (fmt) {
     case SB_FORMAT_TEXT: fn = text_renderer(run); break;
-    case SB_FORMAT_CSV: fn = sb_report_csv; break;
+    case SB_FORMAT_CSV:
+        fn = holds(run, "image") && !holds(run, "sweep") ? sb_report_image_csv : sb_report_csv;
+        break;
     case SB_FORMAT_JSON: fn = sb_report_json; break;
     case SB_FORMAT_FIO_JSON: fn = sb_report_fio_json; break;
     case SB_FORMAT_BONNIE_CSV: fn = sb_report_bonnie_csv; break;

@@ -43,6 +43,11 @@ SB_MUST_CHECK sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_
 /* text of verify results (report_verify.c) */
 SB_MUST_CHECK sb_status sb_report_verify_text(const sb_run *run, const sb_report_opts *o,
                                               sb_sink *sink, sb_error *err);
+/* text and csv of image results (report_image.c) */
+SB_MUST_CHECK sb_status sb_report_image_text(const sb_run *run, const sb_report_opts *o,
+                                             sb_sink *sink, sb_error *err);
+SB_MUST_CHECK sb_status sb_report_image_csv(const sb_run *run, const sb_report_opts *o,
+                                            sb_sink *sink, sb_error *err);
 /* zcav, of every zcav test (report_zcav.c) */
 SB_MUST_CHECK sb_status sb_report_zcav(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
                                        sb_error *err);

@@ -209,6 +209,22 @@ sb_status sb_target_open(const char *path, unsigned flags, sb_target **out, sb_e
     return SB_OK;
 }
 
+sb_status sb_target_reread_partitions(const sb_target *t, sb_error *err)
+{
+    if (t->kind != SB_TARGET_DEVICE)
+        return sb_error_set(err, SB_E_INVALID, 0, "'%s' is not a block device", t->path);
+    int fd = open(t->path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return sb_error_sys(err, errno, "cannot open '%s'", t->path);
+    int r = ioctl(fd, BLKRRPART);
+    int e = errno;
+    close(fd);
+    if (r != 0)
+        return sb_error_sys(err, e, "the kernel did not re-read the partition table of '%s'",
+                            t->path);
+    return SB_OK;
+}
+
 void sb_target_close(sb_target *t)
 {
     if (!t)

@@ -74,6 +74,16 @@ SB_MUST_CHECK sb_status sb_target_open(const char *path, unsigned flags, sb_targ
 SB_MUST_CHECK sb_status sb_target_check_device_write(const char *root, const char *path,
                                                      unsigned maj, unsigned min, unsigned flags,
                                                      sb_error *err);
+/* Asks the kernel to read device target t's partition table again
+ * (BLKRRPART), after its start was written (storbench image), so that the
+ * partitions of what was written appear. The device is opened for it
+ * alone, read-only: call it after the test file of t is closed (the kernel
+ * refuses, EBUSY, while a partition is in use). SB_E_INVALID for a target
+ * that is not a device; a refusal of the kernel: its errno's status and
+ * "the kernel did not re-read the partition table of 'PATH': <strerror>"
+ * (EINVAL: the device has no partitions, as a loop device without
+ * partition scanning). */
+SB_MUST_CHECK sb_status sb_target_reread_partitions(const sb_target *t, sb_error *err);
 /* Closes the target; removes any test file still open on it. */
 void sb_target_close(sb_target *t);
 

@@ -174,6 +174,21 @@ check "no suggestion when nothing is close" 2 "unknown option '--blocksize' (see
     sweep --blocksize 4k "$D"
 check "sweep without TARGET" 2 "no TARGET" -- sweep "${F[@]}"
 check "run: --format xml" 2 "--format:" "'xml'" -- run -q --format xml "$D"
+# storbench image: its command line, and what it refuses before a device is
+# touched (W/file is a regular file standing for the image, D for a device).
+check "image without DEVICE" 2 "give IMAGE and DEVICE" "1 operand" -- image --destructive "$W/file"
+check "image: --bs 3k" 2 "--bs:" "3072" -- image --destructive --bs 3k "$W/file" "$D"
+check "image: --bs 128M" 2 "--bs:" -- image --destructive --bs 128M "$W/file" "$D"
+check "image: --bmap with --no-bmap" 2 "--bmap and --no-bmap" -- \
+    image --destructive --bmap "$W/file" --no-bmap "$W/file" "$D"
+check "image: --format fio-json" 2 "--format:" "'fio-json'" -- \
+    image --destructive -f fio-json "$W/file" "$D"
+check "image: --force without --destructive" 2 "--force" -- image --force "$W/file" "$D"
+check "image: missing image" 1 "'$W/nope.img'" "does not exist" -- \
+    image --destructive -q --no-save "$W/nope.img" "$D"
+check "image: a directory as the image" 1 "'$D'" -- image --destructive -q --no-save "$D" "$D"
+check "image: a directory as the device" 1 "'$D'" "not a block device" -- \
+    image --destructive -q --no-save "$W/file" "$D"
 
 # A flag given a value: the error names a control character instead of the
 # option (src/cli.c, '?' with optopt set to the option's index code).

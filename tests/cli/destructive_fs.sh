@@ -2,7 +2,7 @@
 #
 # destructive_fs.sh: --destructive on a block device that holds a
 # filesystem is refused by every command that writes (sweep, job, zcav -w,
-# verify), before anything is written, with one line that names what the
+# verify, image), before anything is written, with one line that names what the
 # device holds (type, label, UUID) and --force; with --force the write goes
 # ahead. A device without a signature is written with --destructive alone.
 # Needs root, losetup and mkfs.ext4 (a loop device over a 16 MiB file);
@@ -46,6 +46,8 @@ refused "zcav -w" zcav -w --destructive -b 1 -q --no-save "$dev"
 refused "verify" verify --destructive -q --no-save "$dev"
 refused "verify --write-only" verify --destructive --write-only --size 4m -q --no-save "$dev"
 refused "job" job --destructive -q --no-save --name=w "--filename=$dev" --rw=write --bs=1m --size=4m
+head -c 1M /dev/urandom >"$T/os.img"
+refused "image" image --destructive -q --no-save "$T/os.img" "$dev"
 
 # Reading is not writing: a read job and a read-only sweep go ahead.
 sb_run "$T/read" sweep -q --no-save --only read --bs 1m --size 4m "$dev"

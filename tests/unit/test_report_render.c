@@ -173,6 +173,73 @@ static void test_text_follows_the_kind(void **state)
     sb_run_free(run);
 }
 
+/* ---- storbench image ------------------------------------------------------ */
+
+/* An image run: a write limited by the device and a verification that
+ * found the device different at byte 4096. */
+static sb_run *image_run(void)
+{
+    sb_error err;
+    sb_run *run = sb_run_new("storbench image os.img.xz /dev/sdb", STARTED_UNIX);
+    assert_non_null(run);
+    sb_target_res *tr;
+    sb_test *t;
+    ok(sb_result_add_target(run, "/dev/sdb", "device", "", &tr, &err), &err);
+    ok(sb_result_add_test(tr, "image", "write", &t, &err), &err);
+    const struct {
+        const char *m, *u;
+        double v;
+    } w[] = { { "bytes", "B", 67108864 },        { "elapsed", "s", 6.4 },
+              { "throughput", "B/s", 10485760 }, { "flush", "s", 0.012 },
+              { "source_wait", "s", 0.1 },       { "device_wait", "s", 5.9 },
+              { "write_busy", "s", 6.2 } };
+    for (size_t i = 0; i < sizeof w / sizeof w[0]; i++)
+        ok(sb_result_add_measurement(t, w[i].m, w[i].u, w[i].v, 0, NULL, 0, &err), &err);
+    const char *p[][2] = { { "image", "os.img.xz" },      { "compression", "xz" },
+                           { "image_bytes", "67108864" }, { "mapped_bytes", "67108864" },
+                           { "chunk_bytes", "4194304" },  { "io_path", "direct" },
+                           { "limited_by", "device" },    { "partitions", "re-read" } };
+    for (size_t i = 0; i < sizeof p / sizeof p[0]; i++)
+        ok(sb_kvs_set(&t->params, p[i][0], p[i][1], &err), &err);
+    ok(sb_result_add_test(tr, "image", "verify", &t, &err), &err);
+    ok(sb_result_add_measurement(t, "bytes", "B", 4194304, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(t, "elapsed", "s", 0.2, 0, NULL, 0, &err), &err);
+    ok(sb_result_add_measurement(t, "throughput", "B/s", 20971520, 0, NULL, 0, &err), &err);
+    ok(sb_kvs_set(&t->params, "verdict", "differs", &err), &err);
+    ok(sb_kvs_set(&t->params, "first_bad_offset", "4096", &err), &err);
+    return run;
+}
+
+static void test_image(void **state)
+{
+    (void)state;
+    sb_run *run = image_run();
+    char *text = render_ok(run, SB_FORMAT_TEXT, NULL);
+    const char *want[] = {
+        "\nimage os.img.xz -> /dev/sdb (xz, 64.0 MiB image, 4.0 MiB writes, direct)\n",
+        "  write       64.0 MiB  in    6.4 s      10.5 MB/s (10.0 MiB/s)  flush 12 ms\n",
+        "  limit     the device: writing took 6.2 s, waiting for data 100 ms (decompressing it "
+        "waited 5.9 s for the device)\n",
+        "  verify       4.0 MiB  in   200 ms      21.0 MB/s (20.0 MiB/s)\n",
+        "  verdict   differs: the device does not hold the image, the first different byte at "
+        "offset 4096\n",
+        "  partitions re-read\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(text, want[i]))
+            fail_msg("no line '%s' in:\n%s", want[i], text);
+    free(text);
+
+    char *csv = render_ok(run, SB_FORMAT_CSV, NULL);
+    assert_string_equal(
+        csv, "target,image,compression,phase,bytes,seconds,mb_per_s,mib_per_s,flush_seconds,"
+             "limited_by,verdict,first_bad_offset,complete,error\n"
+             "/dev/sdb,os.img.xz,xz,write,67108864,6.400000,10.486,10.000,0.012000,device,,,yes,\n"
+             "/dev/sdb,os.img.xz,xz,verify,4194304,0.200000,20.972,20.000,,,differs,4096,yes,\n");
+    free(csv);
+    sb_run_free(run);
+}
+
 /* ---- bonnie++'s CSV -------------------------------------------------------- */
 
 static void test_bonnie_csv(void **state)
@@ -330,6 +397,7 @@ int main(void)
         cmocka_unit_test(test_one_target), cmocka_unit_test(test_text_follows_the_kind),
         cmocka_unit_test(test_bonnie_csv), cmocka_unit_test(test_unknown_format),
         cmocka_unit_test(test_summaries),  cmocka_unit_test(test_run_list),
+        cmocka_unit_test(test_image),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
