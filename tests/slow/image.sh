@@ -4,7 +4,8 @@
 #  1. A 64 MiB pseudo-random image, raw and xz, written to a loop device
 #     throttled to 10 MiB/s of writes and 20 MiB/s of reads: the write rate
 #     (the final flush inside the time) within 3% of 10 MiB/s, the verify
-#     rate within 3% of 20 MiB/s, verdict ok, and the device's bytes are the
+#     rate within 3% of 20 MiB/s (each as the throttle delivers a transfer
+#     from idle: see from_idle), verdict ok, and the device's bytes are the
 #     image's (read back with O_DIRECT).
 #  2. gzip, zstd, bzip2 and a zip of the image, unthrottled: each written,
 #     verified, its compression named, the device equal to the image.
@@ -153,6 +154,20 @@ fill_pattern() {
         dd of="$1" bs=1M iflag=fullblock oflag=direct status=none
 }
 
+# from_idle MIB_PER_S: the true rate, in B/s, of one 64 MiB transfer that
+# starts on an idle throttled device. The throttle (blk-throttle, 100 ms
+# slices) grants a transfer that begins a new slice that slice's budget at
+# once, so the transfer ends up to 100 ms early: half of that on average,
+# by the phase of the clock. At 20 MiB/s that is 1.6% of 3.2 s (3.1% at
+# most): dd iflag=direct (1 and 4 MiB reads) measured the same device at
+# +0.5 to +2.6% over 20 MiB/s (10 runs), storbench's verify at -0.2 to
+# +2.95% (15 runs, mean +1.8%): a check against the bare limit sat at the
+# edge of its 3%.
+from_idle() {
+    awk -v l="$1" -v b="$img_bytes" 'BEGIN { r = l * 1048576; printf "%.0f", b / (b / r - 0.05) }'
+}
+pct() { awk -v v="$1" -v t="$2" 'BEGIN { printf "%+.2f%%", (v - t) / t * 100 }'; }
+
 # within NAME VALUE TRUTH: VALUE within 3% of TRUTH.
 within() {
     local line
@@ -209,8 +224,9 @@ for kind in raw xz; do
         echo "$kind: write ${J[write.throughput]:-?} B/s in ${J[write.elapsed]:-?} s" \
             "(flush ${J[write.flush]:-?} s, limited by ${J[write.param.limited_by]:-?});" \
             "verify ${J[verify.throughput]:-?} B/s in ${J[verify.elapsed]:-?} s"
-        within "$kind: write rate vs ${wmib} MiB/s" "${J[write.throughput]:-0}" $((wmib * MiB))
-        within "$kind: verify rate vs ${rmib} MiB/s" "${J[verify.throughput]:-0}" $((rmib * MiB))
+        within "$kind: write rate vs ${wmib} MiB/s from idle" "${J[write.throughput]:-0}" "$(from_idle $wmib)"
+        within "$kind: verify rate vs ${rmib} MiB/s from idle" "${J[verify.throughput]:-0}" "$(from_idle $rmib)"
+        echo "    against the bare limits: write $(pct "${J[write.throughput]:-0}" $((wmib * MiB))), verify $(pct "${J[verify.throughput]:-0}" $((rmib * MiB)))"
         check "$kind: verdict ok" eq "${J[verify.param.verdict]:-}" ok
         check "$kind: compression '${J[write.param.compression]:-}'" \
             eq "${J[write.param.compression]:-}" "$([[ $kind == xz ]] && echo xz || echo none)"
