@@ -48,6 +48,59 @@ REPEAT=${REPEAT:-3}
 DEVICES=${DEVICES:-throttled tmpfs}
 TOOLS=${TOOLS:-sb-raw sb-xz sb-bmap sb-verify dd-raw dd-xz bt-raw bt-xz bt-bmap}
 
+# tables DATA: the Markdown tables of DATA.tsv (medians over the rounds;
+# the image's size and the bmap's mapped bytes from DATA.header).
+tables() {
+    python3 - "$1.tsv" "$1.header" <<'PY'
+import csv, re, statistics, sys
+rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
+hdr = open(sys.argv[2]).read()
+img = int(re.search(r"image: ext4, (\d+) bytes", hdr).group(1))
+m = re.search(r"bmap maps (\d+) bytes", hdr)
+mapped = int(m.group(1)) if m else 0
+what = {"sb-raw": "storbench image (raw)", "sb-xz": "storbench image (.xz)",
+        "sb-bmap": "storbench image (raw + bmap)", "sb-verify": "storbench image (raw, verified)",
+        "dd-raw": "dd bs=1M conv=fsync", "dd-xz": "xz -dc \\| dd bs=1M conv=fsync",
+        "bt-raw": "bmaptool copy --nobmap (raw)", "bt-xz": "bmaptool copy --nobmap (.xz)",
+        "bt-bmap": "bmaptool copy --bmap (raw)"}
+# Each tool against storbench given the same input.
+ref = {"dd-raw": "sb-raw", "bt-raw": "sb-raw", "dd-xz": "sb-xz", "bt-xz": "sb-xz",
+       "bt-bmap": "sb-bmap", "sb-verify": "sb-raw"}
+def nums(xs):
+    return [float(x) for x in xs if x not in ("-", "")]
+def med(xs):
+    xs = nums(xs)
+    return statistics.median(xs) if xs else None
+for dev in dict.fromkeys(r["device"] for r in rows):
+    rs = [r for r in rows if r["device"] == dev]
+    tools = list(dict.fromkeys(r["tool"] for r in rs))
+    walls = {t: nums(r["wall_s"] for r in rs if r["tool"] == t) for t in tools}
+    m = {t: (statistics.median(walls[t]),
+             med(r["rate_Bps"] for r in rs if r["tool"] == t),
+             med(r["verify_Bps"] for r in rs if r["tool"] == t),
+             sorted({r["limited_by"] for r in rs if r["tool"] == t} - {"-"}))
+         for t in tools}
+    print("\n%s (medians of %d rounds)\n" % (dev, len({r["round"] for r in rs})))
+    print("| tool | wall (s) | wall, min-max | wall / storbench, same input | rate it reports (MiB/s) "
+          "| bytes / wall (MiB/s) | verify (MiB/s) | storbench: limited by |")
+    print("|---|---:|---:|---:|---:|---:|---:|---|")
+    for t in tools:
+        wall, rate, ver, lim = m[t]
+        base = m.get(ref.get(t, ""), (None,))[0]
+        nbytes = mapped if t.endswith("bmap") else img
+        print("| %s | %.2f | %.2f-%.2f | %s | %s | %.1f | %s | %s |" % (
+            what.get(t, t), wall, min(walls[t]), max(walls[t]),
+            "%.2f (vs %s)" % (wall / base, ref[t]) if base else "-",
+            "%.1f" % (rate / 1048576) if rate else "-", nbytes / wall / 1048576,
+            "%.1f" % (ver / 1048576) if ver else "-", ", ".join(lim).replace("_", " ") or "-"))
+PY
+}
+# bench/image.sh --report bench/data/image-STAMP: the tables of an earlier run.
+if [[ ${1:-} == --report ]]; then
+    tables "${2:?usage: image.sh --report bench/data/image-STAMP}"
+    exit 0
+fi
+
 sb_require_root
 sb_require_bin
 sb_require_loop
@@ -197,37 +250,6 @@ done
 echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$data.header" >&2
 
 # ---- the tables -------------------------------------------------------------------
-python3 - "$data.tsv" "$img_bytes" "${mapped:-0}" <<'PY'
-import csv, statistics, sys
-rows = list(csv.DictReader(open(sys.argv[1]), delimiter="\t"))
-img, mapped = int(sys.argv[2]), int(sys.argv[3])
-what = {"sb-raw": "storbench image (raw)", "sb-xz": "storbench image (.xz)",
-        "sb-bmap": "storbench image (raw + bmap)", "sb-verify": "storbench image (raw, verified)",
-        "dd-raw": "dd bs=1M conv=fsync", "dd-xz": "xz -dc \\| dd bs=1M conv=fsync",
-        "bt-raw": "bmaptool copy --nobmap (raw)", "bt-xz": "bmaptool copy --nobmap (.xz)",
-        "bt-bmap": "bmaptool copy --bmap (raw)"}
-def med(xs):
-    xs = [float(x) for x in xs if x not in ("-", "")]
-    return statistics.median(xs) if xs else None
-for dev in dict.fromkeys(r["device"] for r in rows):
-    rs = [r for r in rows if r["device"] == dev]
-    tools = list(dict.fromkeys(r["tool"] for r in rs))
-    m = {t: (med(r["wall_s"] for r in rs if r["tool"] == t),
-             med(r["rate_Bps"] for r in rs if r["tool"] == t),
-             med(r["verify_Bps"] for r in rs if r["tool"] == t),
-             sorted({r["limited_by"] for r in rs if r["tool"] == t} - {"-"}))
-         for t in tools}
-    base = m.get("sb-raw", (None,))[0]
-    print("\n%s (medians of %d rounds)\n" % (dev, len({r["round"] for r in rs})))
-    print("| tool | wall (s) | wall / storbench raw | rate it reports (MiB/s) | bytes / wall (MiB/s) | verify (MiB/s) | storbench: limited by |")
-    print("|---|---:|---:|---:|---:|---:|---|")
-    for t in tools:
-        wall, rate, ver, lim = m[t]
-        nbytes = mapped if t.endswith("bmap") else img
-        print("| %s | %.2f | %s | %s | %.1f | %s | %s |" % (
-            what.get(t, t), wall, "%.2f" % (wall / base) if base else "-",
-            "%.1f" % (rate / 1048576) if rate else "-", nbytes / wall / 1048576,
-            "%.1f" % (ver / 1048576) if ver else "-", ", ".join(lim).replace("_", " ") or "-"))
-PY
+tables "$data"
 echo
 echo "raw numbers: $data.tsv, $data.header"
