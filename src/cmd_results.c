@@ -219,16 +219,16 @@ static int results_list(const char *cmdline, int argc, char **argv)
 
 /* ---- show ------------------------------------------------------------------ */
 
-/* Whether the run's own text tables show it: a sweep, or storbench's job
- * and suite results. */
-static bool has_sweep(const sb_run *run)
+/* Whether the run's own text shows it: a sweep, storbench's job and suite
+ * results, and the summaries of verify and image. */
+static bool has_own_text(const sb_run *run)
 {
+    static const char *const kinds[] = { "sweep", "job", "suite", "verify", "image" };
     for (size_t t = 0; t < run->n_targets; t++)
-        for (size_t i = 0; i < run->targets[t].n_tests; i++) {
-            const char *k = run->targets[t].tests[i].kind;
-            if (strcmp(k, "sweep") == 0 || strcmp(k, "job") == 0 || strcmp(k, "suite") == 0)
-                return true;
-        }
+        for (size_t i = 0; i < run->targets[t].n_tests; i++)
+            for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+                if (strcmp(run->targets[t].tests[i].kind, kinds[k]) == 0)
+                    return true;
     return false;
 }
 
@@ -250,9 +250,9 @@ static int results_show(const char *cmdline, int argc, char **argv)
         if (sb_store_load(store, id, &run, &err) != SB_OK) {
             cli_error("%s", err.msg);
             rc = CLI_EXIT_FAIL;
-        } else if (a.format != SB_FORMAT_JSON && !has_sweep(run)) {
-            /* The text and CSV tables are the sweep's; other runs (imported
-             * fio, bonnie++ and zcav results) print as a one-run
+        } else if (a.format != SB_FORMAT_JSON && !has_own_text(run)) {
+            /* The run's own text and CSV where it has them; other runs
+             * (imported fio, bonnie++ and zcav results) print as a one-run
              * comparison: a column per target, a row per test and metric.
              * JSON is the whole run, whatever it holds. */
             rc = compare_runs(&(sb_compare_run){ id, run }, 1, &a);

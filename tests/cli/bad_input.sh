@@ -187,6 +187,14 @@ check "image: --force without --destructive" 2 "--force" -- image --force "$W/fi
 check "image: missing image" 1 "'$W/nope.img'" "does not exist" -- \
     image --destructive -q --no-save "$W/nope.img" "$D"
 check "image: a directory as the image" 1 "'$D'" -- image --destructive -q --no-save "$D" "$D"
+check "fscompare without --fs" 2 "no --fs LIST" -- fscompare --destructive "$D"
+check "fscompare: unknown filesystem" 2 "--fs:" "'zfs'" "known:" -- \
+    fscompare --destructive --fs ext4,zfs "$D"
+check "fscompare: empty name" 2 "--fs:" "empty" -- fscompare --destructive --fs ext4,,ext2 "$D"
+check "fscompare: a name twice" 2 "--fs:" "twice" -- fscompare --destructive --fs ext4,ext4 "$D"
+check "fscompare: two devices" 2 "one DEVICE" -- fscompare --destructive --fs ext4 "$D" "$D"
+check "fscompare: a directory" 1 "'$D'" "not a block device" -- \
+    fscompare --destructive -q --no-save --fs ext4 "$D"
 check "image: a directory as the device" 1 "'$D'" "not a block device" -- \
     image --destructive -q --no-save "$W/file" "$D"
 

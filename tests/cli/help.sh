@@ -15,7 +15,8 @@ root=${SB_SOURCE_ROOT:-$(dirname -- "${BASH_SOURCE[0]}")/../..}
 # load_table CMD: the option table of CMD in src/cli_tables.c, the lines
 # from `cli_CMD_opts[] = {` to the closing `};`; each entry begins
 # `{ "name", 'c'` or `{ "name", 0`, CLI_OUTPUT_OPTIONS(...)
-# (src/cli_tables.h) stands for -f/--format,
+# (src/cli_tables.h) stands for -f/--format, SWEEP_OPTIONS for the lines
+# of that macro,
 # -o/--output, --si and -q/--quiet, and CLI_SAVE_OPTIONS(short) for --db,
 # --no-save and --label with that short name.
 load_table() {
@@ -24,6 +25,10 @@ load_table() {
     local save_re="CLI_SAVE_OPTIONS\\(('([A-Za-z0-9])'|0)\\)"
     [[ -r $src ]] || sb_fail "cannot read $src (SB_SOURCE_ROOT='${SB_SOURCE_ROOT:-}')"
     body=$(sed -n "/ cli_$1_opts\[\] = {/,/^};/p" "$src")
+    # sweep's options are a macro, which fscompare's table holds too.
+    if [[ $body == *SWEEP_OPTIONS* ]]; then
+        body+=$'\n'$(sed -n '/^#define SWEEP_OPTIONS/,/^$/p' "$src")
+    fi
     mapfile -t table < <(
         grep -oE "\\{ *\"[a-z][a-z0-9-]*\", *('[A-Za-z0-9]'|0)" <<<"$body" |
             sed -E "s/^\\{ *\"([^\"]*)\", *'?([^']*)'?$/\\1 \\2/"
@@ -80,14 +85,14 @@ options_listed() {
 # The program's own help.
 expect_ok main --help
 grep -q '^usage: storbench ' "$T/main.stdout" || bad "--help: no usage line"
-for cmd in run sweep job; do
+for cmd in run sweep job image fscompare; do
     grep -qE "^  $cmd " "$T/main.stdout" || bad "--help: the command '$cmd' is not listed"
 done
 expect_ok main_h -h
 cmp -s "$T/main.stdout" "$T/main_h.stdout" || bad "-h and --help differ"
 
 # The subcommands' help.
-for cmd in sweep run job; do
+for cmd in sweep run job image fscompare; do
     load_table "$cmd"
     expect_ok "$cmd" "$cmd" --help
     grep -q "^usage: storbench $cmd " "$T/$cmd.stdout" || bad "$cmd --help: no usage line"
