@@ -105,8 +105,15 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     return cli_ok(st, &err);
 }
 
-/* Measures, prints what was measured (also after an error or an
- * interruption), and returns the exit code. */
+static void fscompare_notice(const char *line, void *ctx)
+{
+    if (!*(const bool *)ctx)
+        cli_error("%s", line);
+}
+
+/* Measures (the sweep of paths, or with --fs the comparison on paths[0]),
+ * prints what was measured (also after an error or an interruption), and
+ * returns the exit code. */
 static int measure_and_print(sweep_args *a, const char *cmdline, const char *const *paths, size_t n)
 {
     sb_error err;
@@ -117,33 +124,15 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
     sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
     if (!run)
         return CLI_EXIT_FAIL;
-    sb_status st = sb_sweep_run(&a->cfg, paths, n, run, &err);
-    cli_run_outcome(run, st, &err);
-    int rc = cli_print_run(run, &a->out);
-    return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->out.quiet);
-}
-
-static void fscompare_notice(const char *line, void *ctx)
-{
-    if (!*(const bool *)ctx)
-        cli_error("%s", line);
-}
-
-/* As measure_and_print, for fscompare. */
-static int compare_and_print(sweep_args *a, const char *cmdline, const char *device)
-{
-    sb_error err;
-    if (!cli_ok(sb_sweep_check_config(&a->cfg, &err), &err))
-        return CLI_EXIT_USAGE;
-    a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_progress : NULL;
-    a->cfg.progress_ctx = &a->out.report.si;
-    sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
-    if (!run)
-        return CLI_EXIT_FAIL;
-    a->fsc.sweep = a->cfg;
-    a->fsc.notice = fscompare_notice;
-    a->fsc.notice_ctx = &a->out.quiet;
-    sb_status st = sb_fscompare_run(&a->fsc, device, run, &err);
+    sb_status st;
+    if (a->fs_list) {
+        a->fsc.sweep = a->cfg;
+        a->fsc.notice = fscompare_notice;
+        a->fsc.notice_ctx = &a->out.quiet;
+        st = sb_fscompare_run(&a->fsc, paths[0], run, &err);
+    } else {
+        st = sb_sweep_run(&a->cfg, paths, n, run, &err);
+    }
     cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->out.quiet);
@@ -174,7 +163,7 @@ int cmd_fscompare(const char *cmdline, int argc, char **argv)
     if (rc == CLI_EXIT_OK && argc - first != 1)
         rc = cli_usage_error("fscompare: give one DEVICE (got %d)", argc - first);
     if (rc == CLI_EXIT_OK)
-        rc = compare_and_print(&a, cmdline, argv[first]);
+        rc = measure_and_print(&a, cmdline, (const char *const *)argv + first, 1);
     free(a.fs_list);
     cli_save_free(&a.save);
     return rc < 0 ? CLI_EXIT_OK : rc;
