@@ -14,7 +14,8 @@
  * target's info as "mkfs"), mount on a private temporary directory, the
  * sweep of storbench/sweep.h with the caller's settings, unmount. Each
  * filesystem is one target of the run, shown under the device's path with
- * its filesystem type. The device is left unmounted, holding the last
+ * its filesystem type; the run gets the label device=DEVICE unless it has
+ * a label "device" already. The device is left unmounted, holding the last
  * filesystem. An error or a raised stop flag ends the comparison after
  * unmounting: what was measured stays in the run.
  */

@@ -144,6 +144,10 @@ sb_status sb_fscompare_run(const sb_fscompare_config *c, const char *device, sb_
     SB_TRY(check_device(c, device, err));
     if (skipped[0])
         SB_TRY(sb_kvs_set(&run->host, "fscompare.skipped", skipped, err));
+    /* The run is labelled with the device (unless the user labelled it):
+     * `results list` then names the card every column was measured on. */
+    if (!sb_kvs_get(&run->labels, "device"))
+        SB_TRY(sb_kvs_set(&run->labels, "device", device, err));
     for (size_t i = 0; i < n; i++)
         SB_TRY(one_fs(c, device, fs[i], run, err));
     return SB_OK;

@@ -59,6 +59,8 @@ got = [t["fs_type"] for t in run["targets"]]
 bad = 0
 if got != want:
     print(f"filesystems {got}, expected {want}"); bad += 1
+if run["labels"].get("device") != dev:
+    print(f"the run is not labelled device={dev}: {run['labels']}"); bad += 1
 skipped = run["host"].get("fscompare.skipped", "")
 if not vfat_ok and not skipped.startswith("vfat: "):
     print(f"vfat is not named as skipped: '{skipped}'"); bad += 1
