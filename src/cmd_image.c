@@ -82,21 +82,19 @@ static char *find_bmap(const char *image)
 
 static void image_progress(const sb_image_progress *p, void *ctx)
 {
+    if (strcmp(p->phase, "sizing") != 0) {
+        cli_progress_bytes("image", p->target, p->phase, p->done_bytes, p->total_bytes, p->rate,
+                           p->eta_ns, ctx);
+        return;
+    }
     if (!cli_progress_due(p->done_bytes >= p->total_bytes))
         return;
     char d[32], t[32], eta[32];
     cli_progress_clock(p->eta_ns, p->done_bytes < p->total_bytes, eta, sizeof eta);
-    const char *unit;
-    double rate = cli_progress_rate(p->rate, ctx, &unit);
-    if (strcmp(p->phase, "sizing") == 0)
-        cli_progress_draw("image: sizing the image (decompressing it once)  %s / %s of the "
-                          "file  ETA %s",
-                          sb_format_bytes(p->done_bytes, d, sizeof d),
-                          sb_format_bytes(p->total_bytes, t, sizeof t), eta);
-    else
-        cli_progress_draw("image %s %s  %s / %s  %.1f %s  ETA %s", p->target, p->phase,
-                          sb_format_bytes(p->done_bytes, d, sizeof d),
-                          sb_format_bytes(p->total_bytes, t, sizeof t), rate, unit, eta);
+    cli_progress_draw("image: sizing the image (decompressing it once)  %s / %s of the file  "
+                      "ETA %s",
+                      sb_format_bytes(p->done_bytes, d, sizeof d),
+                      sb_format_bytes(p->total_bytes, t, sizeof t), eta);
 }
 
 /* The verdict as the exit status: 1 with one line on stderr when the

@@ -57,15 +57,8 @@ static bool verify_option(int idx, const char *arg, void *ctx)
 
 static void verify_progress(const sb_verify_progress *p, void *ctx)
 {
-    if (!cli_progress_due(p->done_bytes >= p->total_bytes))
-        return;
-    char d[32], t[32], eta[32];
-    cli_progress_clock(p->eta_ns, p->done_bytes < p->total_bytes, eta, sizeof eta);
-    const char *unit;
-    double rate = cli_progress_rate(p->rate, ctx, &unit);
-    cli_progress_draw("verify %s %s  %s / %s  %.1f %s  ETA %s", p->target, p->phase,
-                      sb_format_bytes(p->done_bytes, d, sizeof d),
-                      sb_format_bytes(p->total_bytes, t, sizeof t), rate, unit, eta);
+    cli_progress_bytes("verify", p->target, p->phase, p->done_bytes, p->total_bytes, p->rate,
+                       p->eta_ns, ctx);
 }
 
 /* The verdict as the exit status: 1 with one line on stderr when a sector
