@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "storbench/jobspec.h"
 #include "storbench/suggest.h"
 #include "storbench/clock.h"
 #include "storbench/units.h"
@@ -39,8 +40,53 @@ static void print_help(const char *usage, const cli_option *opts)
     cli_options_usage(stdout, opts);
 }
 
+/* Names users bring from fio, dd and bonnie++ for what storbench's options
+ * spell otherwise: offered for the option they stand for, when the command
+ * has it. fio's own option names and aliases (the job table: "blocksize"
+ * for "bs") are offered the same way in synonym_of. */
+static const struct {
+    const char *word, *option;
+} synonyms[] = {
+    { "size", "file-size" },       { "filesize", "file-size" }, { "runtime", "max-time" },
+    { "time", "max-time" },        { "directory", "root" },     { "dir", "directory" },
+    { "filename", "file" },        { "buffered", "no-direct" }, { "readonly", "read-only" },
+    { "writeonly", "write-only" }, { "json", "format" },        { "output-format", "format" },
+};
+
+/* Whether opts has a long option called name. */
+static bool has_option(const cli_option *opts, const char *name)
+{
+    for (int i = 0; opts[i].name; i++)
+        if (strcmp(opts[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+/* The option of opts that the synonym candidate stands for: candidate is a
+ * word of the table above, or a fio option name or alias of which another
+ * name is one of opts ("blocksize" -> "bs"). NULL when neither. */
+static const char *synonym_of(const cli_option *opts, const char *candidate)
+{
+    for (size_t i = 0; i < sizeof synonyms / sizeof synonyms[0]; i++)
+        if (strcmp(synonyms[i].word, candidate) == 0 && has_option(opts, synonyms[i].option))
+            return synonyms[i].option;
+    for (size_t i = 0; i < sb_jobspec_option_count(); i++) {
+        const char *names[3] = { sb_jobspec_option_name(i), sb_jobspec_option_alias(i, 0),
+                                 sb_jobspec_option_alias(i, 1) };
+        bool is_this = false;
+        for (size_t k = 0; k < 3; k++)
+            is_this = is_this || (names[k] && strcmp(names[k], candidate) == 0);
+        for (size_t k = 0; is_this && k < 3; k++)
+            if (names[k] && has_option(opts, names[k]))
+                return names[k];
+    }
+    return NULL;
+}
+
 /* "unknown option '--tiem'; did you mean '--time'? (see --help)": the
- * closest of opts' long names, --help, and what more suggests. */
+ * option a synonym stands for when the word is one ("--blocksize" ->
+ * "--bs"), else the closest of opts' long names and --help, else the option
+ * whose synonym the word is a typo of, unless what more suggests is closer. */
 static void unknown_long(const char *word, size_t len, const cli_option *opts,
                          const char *(*more)(const char *word))
 {
@@ -49,12 +95,28 @@ static void unknown_long(const char *word, size_t len, const cli_option *opts,
     if (len < sizeof name) {
         memcpy(name, word + 2, len);
         name[len] = '\0';
+        near = synonym_of(opts, name); /* a name from elsewhere, exactly */
         sb_suggest s;
         sb_suggest_init(&s, name);
         sb_suggest_offer(&s, "help");
         for (int i = 0; opts[i].name; i++)
             sb_suggest_offer(&s, opts[i].name);
-        near = sb_suggest_result(&s);
+        if (!near)
+            near = sb_suggest_result(&s);
+        if (!near) {
+            sb_suggest syn;
+            sb_suggest_init(&syn, name);
+            for (size_t i = 0; i < sizeof synonyms / sizeof synonyms[0]; i++)
+                if (has_option(opts, synonyms[i].option))
+                    sb_suggest_offer(&syn, synonyms[i].word);
+            for (size_t i = 0; i < sb_jobspec_option_count(); i++)
+                for (size_t k = 0; k < 2; k++)
+                    if (sb_jobspec_option_alias(i, k) &&
+                        synonym_of(opts, sb_jobspec_option_alias(i, k)))
+                        sb_suggest_offer(&syn, sb_jobspec_option_alias(i, k));
+            const char *w = sb_suggest_result(&syn);
+            near = w ? synonym_of(opts, w) : NULL;
+        }
         const char *other = more ? more(name) : NULL;
         if (other && (!near || sb_suggest_distance(name, other) < sb_suggest_distance(name, near)))
             near = other;

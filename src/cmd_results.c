@@ -516,10 +516,11 @@ static void results_usage(FILE *f)
     cli_commands_usage(
         f,
         "usage: storbench results COMMAND [OPTIONS] [ARGS]\n\n"
-        "The archive: every run that storbench measures (run, sweep, job, bonnie, zcav,\n"
-        "verify) is saved, unless --no-save, with the results imported from fio,\n"
-        "bonnie++ and zcav, in one SQLite file (--db PATH, else $STORBENCH_DB, else\n"
-        "$XDG_DATA_HOME/storbench/results.db, else ~/.local/share/storbench/results.db).\n\n"
+        "The archive: every run that storbench measures (run, sweep, fscompare, job,\n"
+        "bonnie, zcav, verify, image) is saved, unless --no-save, with the results\n"
+        "imported from fio, bonnie++ and zcav, in one SQLite file (--db PATH, else\n"
+        "$STORBENCH_DB, else $XDG_DATA_HOME/storbench/results.db, else\n"
+        "~/.local/share/storbench/results.db).\n\n"
         "Commands:\n",
         cli_results_commands, CLI_N_RESULTS_COMMANDS,
         "\n'storbench results COMMAND --help' lists a command's options.\n");

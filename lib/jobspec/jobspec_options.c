@@ -17,6 +17,7 @@
  * as a range: followed, and warned.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +61,19 @@ bool sb_jobspec_is_option(const char *name)
 
 /* ---- messages ----------------------------------------------------------- */
 
+/* Where pos is, as messages begin: the argument itself on a command line
+ * ("--rw=raed"), "FILE" for the whole of it (line 0), else "FILE:LINE". */
+static const char *where(const jobspec_pos *pos, char *buf, size_t len)
+{
+    if (pos->arg) /* clipped: a 4 KiB argument would drown the message */
+        return sb_jobspec_clip(pos->arg, buf, len < 72 ? len : 72);
+    if (pos->line == 0)
+        snprintf(buf, len, "%s", pos->file);
+    else
+        snprintf(buf, len, "%s:%u", pos->file, pos->line);
+    return buf;
+}
+
 void sb_jobspec_warn(jobspec_ctx *c, const jobspec_pos *pos, const char *fmt, ...)
 {
     if (!c->opts || !c->opts->warn)
@@ -69,7 +83,8 @@ void sb_jobspec_warn(jobspec_ctx *c, const jobspec_pos *pos, const char *fmt, ..
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    sb_sink_printf(c->opts->warn, "%s:%u: warning: %s\n", pos->file, pos->line, msg);
+    char w[PATH_MAX + 16];
+    sb_sink_printf(c->opts->warn, "%s: warning: %s\n", where(pos, w, sizeof w), msg);
 }
 
 sb_status sb_jobspec_fail(sb_error *err, const jobspec_pos *pos, const char *fmt, ...)
@@ -79,12 +94,8 @@ sb_status sb_jobspec_fail(sb_error *err, const jobspec_pos *pos, const char *fmt
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (pos->arg) {
-        char q[72];
-        return sb_error_set(err, SB_E_INVALID, 0, "%s: %s", sb_jobspec_clip(pos->arg, q, sizeof q),
-                            msg);
-    }
-    return sb_error_set(err, SB_E_INVALID, 0, "%s:%u: %s", pos->file, pos->line, msg);
+    char w[PATH_MAX + 16];
+    return sb_error_set(err, SB_E_INVALID, 0, "%s: %s", where(pos, w, sizeof w), msg);
 }
 
 sb_status sb_jobspec_nomem(sb_error *err)

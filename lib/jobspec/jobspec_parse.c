@@ -703,10 +703,10 @@ sb_status sb_jobspec_parse_args(int argc, const char *const *argv, const sb_jobs
         }
         SB_TRY_GOTO(st, add_entry(&p, (size_t)opt, val, &pos, err), out);
     }
-    pos.line = (unsigned)argc;
-    pos.arg = NULL; /* what the jobs as a whole lack is said at the end */
+    /* What the jobs as a whole lack is said of the whole command line, with
+     * no argument and no line (0). */
+    pos.line = 0;
+    pos.arg = NULL;
 out:
-    if (pos.line == 0)
-        pos.line = 1;
     return finish(&p, st, before, &pos, err);
 }

@@ -170,8 +170,18 @@ check "job option typo, fio's" 2 "unknown option '--directroy'; did you mean '--
     job -q --directroy=x --name=a
 check "job value typo" 2 "--rw=raed: unknown value 'raed' for rw; did you mean 'read'?" -- \
     job -q --name=a --rw=raed --size=1m
-check "no suggestion when nothing is close" 2 "unknown option '--blocksize' (see --help)" -- \
+# A name from fio, dd or bonnie++ suggests the option it stands for, a typo
+# of one too; nothing near gets no suggestion.
+check "fio's name for an option" 2 "unknown option '--blocksize'; did you mean '--bs'?" -- \
     sweep --blocksize 4k "$D"
+check "a typo of fio's name" 2 "unknown option '--blocksze'; did you mean '--bs'?" -- \
+    sweep --blocksze 4k "$D"
+check "fio's runtime" 2 "unknown option '--runtime'; did you mean '--max-time'?" -- \
+    sweep --runtime 4 "$D"
+check "no suggestion when nothing is close" 2 "unknown option '--frobnicate' (see --help)" -- \
+    sweep --frobnicate 4k "$D"
+check "job: no jobs, said of the command line" 2 "<command line>: no jobs defined" -- \
+    job -q --bs=4k
 check "sweep without TARGET" 2 "no TARGET" -- sweep "${F[@]}"
 check "run: --format xml" 2 "--format:" "'xml'" -- run -q --format xml "$D"
 # storbench image: its command line, and what it refuses before a device is

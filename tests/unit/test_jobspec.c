@@ -405,7 +405,7 @@ static const args_case bad_args[] = {
     { { "--name=x", "--iodeph=8" }, "--iodeph=8: ", "unknown option; did you mean '--iodepth'?" },
     { { "--name=x", "bs=4k" }, "bs=4k: ", "not a --key=value job option" },
     { { "--name=" }, "--name=: ", "--name needs a job name" },
-    { { "--bs=4k" }, "<command line>:1: ", "no jobs defined" },
+    { { "--bs=4k" }, "<command line>: ", "no jobs defined" },
     { { "--name=x", "--size=1m", "--bs=2m" }, "--bs=2m: ", "larger than size" },
     { { "--name=x", "--rw" }, "--rw: ", "option 'rw' needs a value" },
     { { "--name=x", "--rw=raed" },
