@@ -410,15 +410,26 @@ void cli_progress(const sb_progress *p, void *ctx)
 {
     if (!cli_progress_due(false))
         return;
-    char bs[32], el[32], eta[32];
+    char bs[32], el[32], eta[64];
     cli_progress_clock(p->elapsed_ns, false, el, sizeof el);
     cli_progress_clock(p->eta_ns, true, eta, sizeof eta);
+    if (p->eta_max_ns) { /* "ETA 1:10 (up to 2:50)" */
+        size_t n = strlen(eta);
+        char max[24];
+        cli_progress_clock(p->eta_max_ns, true, max, sizeof max);
+        snprintf(eta + n, sizeof eta - n, " (up to %s)", max);
+    }
     const char *unit;
     double rate = cli_progress_rate(p->rate, ctx, &unit);
+    char shown[48];
+    if (p->starting)
+        snprintf(shown, sizeof shown, "starting");
+    else
+        snprintf(shown, sizeof shown, "%.1f %s%s", rate, unit, p->cached ? " (page cache)" : "");
     bool layout = strcmp(p->phase, "laying out") == 0;
-    cli_progress_draw("[%zu/%zu] %s %s %s  %.1f %s%s  elapsed %s  ETA %s", p->point, p->n_points,
+    cli_progress_draw("[%zu/%zu] %s %s %s  %s  elapsed %s  ETA %s", p->point, p->n_points,
                       p->target, p->phase, layout ? "" : sb_format_size(p->bs_bytes, bs, sizeof bs),
-                      rate, unit, p->cached ? " (page cache)" : "", el, eta);
+                      shown, el, eta);
 }
 
 bool cli_progress_on(bool quiet)

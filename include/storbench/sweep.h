@@ -53,11 +53,21 @@ typedef struct sb_progress {
     uint64_t point_ns;   /* time spent in this point so far */
     uint64_t elapsed_ns; /* since the sweep started */
     uint64_t eta_ns;     /* estimated time left, 0 when unknown */
+    /* The time left if every point still to come ran to the maximum time
+     * (adaptive sweeps; the layouts of the targets to come at the rate of
+     * the layouts so far), 0 when it cannot be known (fixed mode). A
+     * point's length depends on how soon its rate settles (1 to 10 s on
+     * the test bed), which no average of the points before foresees. */
+    uint64_t eta_max_ns;
     /* bytes/s of the point so far, as its result is computed: durable
      * writes (each sample ends with fdatasync), cold reads; for --size
      * (one timed piece) writes, the device's own counters */
     double rate;
     bool cached; /* a --size write on a device without counters: the page cache's rate */
+    /* The point's (or the layout's) first second: the rate is then a
+     * throttle's or a card's credit after idle (26 MiB/s at 20), or the
+     * page cache's before the first sync (744 MiB/s), and is not shown. */
+    bool starting;
 } sb_progress;
 
 typedef void (*sb_progress_fn)(const sb_progress *p, void *ctx);

@@ -36,6 +36,11 @@
 #define LAYOUT_BS (1u << 20)
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
 #define BUF_ALIGN 4096u
+/* A point's (or a layout's) first second shows no rate: after idle a
+ * throttle or a card hands out credit (a 4k read at 20 MiB/s showed 25.8),
+ * and a layout's first sync comes back at once (744 MiB/s). One second is
+ * when the progress test on the throttled bed saw every rate within 12%. */
+#define STARTING_NS 1000000000ull
 
 static const uint64_t seed_sizes[] = {
     8,    16,   32,    64,    128,   256,    512,    1024,   2048,
@@ -71,6 +76,8 @@ typedef struct sweep {
     size_t n_points;
     uint64_t done_points_ns; /* time of the points finished so far */
     size_t done_points;
+    size_t n_targets, target_index;   /* targets in the sweep; the one measured (0-based) */
+    uint64_t layout_bytes, layout_ns; /* the layouts finished so far, for the bound */
     const char *target_path;
     const sb_target *target; /* the one being measured */
     sb_run *run;
@@ -198,6 +205,24 @@ static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t p
             left += per_point - point_ns;
         p.eta_ns = left;
     }
+    /* The bound: each point to come at most max time after at most the
+     * idle wait (or the whole pause), the one running to its max time, and
+     * the layouts of the targets to come at the rate of those so far. Not
+     * during a layout, whose end is not known yet. */
+    bool layout = strcmp(phase, "laying out") == 0;
+    if (!s->c->fixed_bytes && !layout && s->point > 0 &&
+        (s->target_index + 1 == s->n_targets || s->layout_bytes)) {
+        uint64_t per_max = s->c->max_ns + s->c->pause_ns + s->c->sample_ns;
+        uint64_t left = (uint64_t)(s->n_points - s->point) * per_max;
+        if (point_ns < s->c->max_ns + s->c->sample_ns)
+            left += s->c->max_ns + s->c->sample_ns - point_ns;
+        size_t later = s->n_targets - 1 - s->target_index;
+        if (later && s->layout_ns)
+            left += (uint64_t)((double)later * (double)s->c->file_bytes * (double)s->layout_ns /
+                               (double)s->layout_bytes);
+        p.eta_max_ns = left > p.eta_ns ? left : p.eta_ns;
+    }
+    p.starting = point_ns < STARTING_NS;
     s->c->progress(&p, s->c->progress_ctx);
 }
 
@@ -258,7 +283,11 @@ static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes
         .progress = layout_progress,
         .progress_ctx = s,
     };
-    return sb_engine_layout(&l, err);
+    uint64_t t0 = sb_clock_ns();
+    SB_TRY(sb_engine_layout(&l, err));
+    s->layout_ns += sb_clock_ns() - t0;
+    s->layout_bytes += bytes - have;
+    return SB_OK;
 }
 
 /* Starts the file again at offset 0. */
@@ -768,9 +797,11 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
         sb_rng_fill(&rng, s.buf, (size_t)max_bs);
         s.started_ns = sb_clock_ns();
         s.n_points = n_paths * c->n_bs * ((c->do_write ? 1u : 0u) + (c->do_read ? 1u : 0u));
+        s.n_targets = n_paths;
         sb_status first = SB_OK;
         sb_error terr;
         for (size_t i = 0; i < n_paths; i++) {
+            s.target_index = i;
             sb_status ts = run_target(&s, targets[i], file_bytes[i], run, &terr);
             if (ts != SB_OK && first == SB_OK)
                 first = sb_error_copy(err, &terr);

@@ -23,7 +23,8 @@ on_tty() {
         { sb_show "$T/$name.tty" terminal; sb_fail "$name: storbench failed on a terminal"; }
 }
 
-sweep=(sweep --no-save --min-time 0.8s --max-time 1s --file-size 4m --pause 0 --bs 64k --only write)
+# A point shows its rate from its second second on ("starting" before).
+sweep=(sweep --no-save --min-time 1.6s --max-time 2s --file-size 4m --pause 0 --bs 64k --only write)
 job=(job --no-save --name=p --rw=read --bs=64k --size=4m --runtime=1 --time_based
     "--directory=$T/work")
 

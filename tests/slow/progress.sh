@@ -18,7 +18,10 @@
 #  * a buffered writer (a fio job with end_fsync) shows the device's rate
 #    ("at the device"), at most the limit +25% on average since it began;
 #  * sweep and bonnie: no silence, the device's rates, bonnie's fsync shown
-#    as "flushing" or at the device;
+#    as "flushing" or at the device; a sweep point's first second (and the
+#    layout's) says "starting" instead of a rate, and the time left is never
+#    more than the bound the ETA gives ("up to M:SS": every point to come at
+#    its maximum time);
 #  * zcav reports inside its blocks, never above the read limit;
 #  * a run stopped (SIGINT) during its layout prints no table, saves no run,
 #    and says so.
@@ -136,15 +139,30 @@ check buffered "buffered writes shown at the device's rate" "$rates_fn"'
 
 record sweep sweep --no-save --bs 4k,1m --file-size 32m --max-time 3s "$mnt"
 check sweep "no silence over 1 s" "$no_silence"
-check sweep "rates within the limits" '
+check sweep "rates within the limits, from the first redraw" '
     match($0, /\[[0-9]+\/[0-9]+\]/) {
-        key = substr($0, RSTART, RLENGTH)
-        if (key != last) { n = 0; last = key }
-        if (++n <= 2 || !match($0, /[0-9.]+ MiB\/s/)) next
+        if (!match($0, /[0-9.]+ MiB\/s/)) next
         r = substr($0, RSTART) + 0
         if ($0 ~ / write / && r > W * 1.12) print "above the limit: " $0
         if ($0 ~ / read / && r > R * 1.12) print "above the limit: " $0
         if ($0 ~ / laying out / && r > W * 1.12) print "above the limit: " $0
+    }'
+
+check sweep "a point's first second says starting" '
+    / (read|write) [0-9]+[kmKM]? +starting / { n++ }
+    END { if (n < 2) print "no point began with starting" }'
+check sweep "the time left never beyond the ETA's bound (up to ...)" '
+    { t[NR] = $1; line[NR] = $0 }
+    END {
+        end = t[NR]
+        for (i = 1; i < NR; i++) {
+            if (!match(line[i], /up to [0-9]+:[0-9][0-9]/)) continue
+            n++
+            split(substr(line[i], RSTART + 6, RLENGTH - 6), ms, ":")
+            bound = ms[1] * 60 + ms[2]
+            if (end - t[i] > bound + 1.5) printf "at %.1f s: up to %d s, really %.1f s\n", t[i], bound, end - t[i]
+        }
+        if (!n) print "no bound shown"
     }'
 
 record bonnie bonnie --no-save -d "$mnt" -s 48:8k:2000 -n 0 -f
