@@ -282,6 +282,14 @@ static SB_MUST_CHECK sb_status mmc_facts(const char *root, const bus_walk *w, sb
     sysfs_read(card, "csd", csd, sizeof csd);
     if (!st)
         st = sb_probe_sd_kvs(type, cid, csd, bus, err);
+    char scr[64], ssr[256], rev[32];
+    sysfs_read(card, "scr", scr, sizeof scr);
+    sysfs_read(card, "ssr", ssr, sizeof ssr);
+    sysfs_read(card, "rev", rev, sizeof rev);
+    if (!st)
+        st = sb_probe_sd_regs_kvs(type, scr, ssr, bus, err);
+    if (!st)
+        st = sb_probe_mmc_kvs(type, cid, rev, bus, err);
 
     /* The bus timing the host chose: debugfs, root only (and mounted). */
     if (!st && w->mmc_host[0]) {
@@ -597,4 +605,144 @@ sb_status sb_probe_snapshot_take(const char *root, const char *target, sb_probe_
     if (!has_dev)
         return SB_OK;
     return sb_probe_block(root, maj, min, &snap->target, &snap->device, &snap->bus, err);
+}
+
+/* ---- the SD or MMC card under a block device ----------------------------- */
+
+/* A sysfs number in any base strtoul knows ("0x000003", "6"); false when
+ * the file is absent or is not one number. */
+static bool sysfs_num(const char *dir, const char *name, unsigned long long *v)
+{
+    char buf[64], *end;
+    sysfs_read(dir, name, buf, sizeof buf);
+    if (!buf[0])
+        return false;
+    errno = 0;
+    *v = strtoull(buf, &end, 0);
+    return errno == 0 && end != buf && *end == '\0';
+}
+
+/* Reads file name of dir into out; true when it was there and not empty. */
+static bool sysfs_text(const char *dir, const char *name, char *out, size_t len)
+{
+    sysfs_read(dir, name, out, len);
+    return out[0] != '\0';
+}
+
+/* Reads and decodes every file of the card directory dir. */
+static void card_read(const char *root, const char *dir, const char *host, sb_sd_card *c)
+{
+    unsigned long long v = 0;
+    sysfs_text(dir, "type", c->type, sizeof c->type);
+    snprintf(c->host, sizeof c->host, "%s", host);
+    c->has_cid = sysfs_text(dir, "cid", c->cid_hex, sizeof c->cid_hex);
+    c->has_csd = sysfs_text(dir, "csd", c->csd_hex, sizeof c->csd_hex);
+    c->has_scr = sysfs_text(dir, "scr", c->scr_hex, sizeof c->scr_hex);
+    c->has_ssr = sysfs_text(dir, "ssr", c->ssr_hex, sizeof c->ssr_hex);
+    c->has_name = sysfs_text(dir, "name", c->name, sizeof c->name);
+    c->has_date = sysfs_text(dir, "date", c->date, sizeof c->date);
+    if ((c->has_manfid = sysfs_num(dir, "manfid", &v)))
+        c->manfid = (unsigned)v;
+    if ((c->has_oemid = sysfs_num(dir, "oemid", &v)))
+        c->oemid = (unsigned)v;
+    if ((c->has_serial = sysfs_num(dir, "serial", &v)))
+        c->serial = (uint32_t)v;
+    if ((c->has_hwrev = sysfs_num(dir, "hwrev", &v)))
+        c->hwrev = (unsigned)v;
+    if ((c->has_fwrev = sysfs_num(dir, "fwrev", &v)))
+        c->fwrev = (unsigned)v;
+    c->ext_csd_rev = -1;
+    if ((c->has_ext_csd_rev = sysfs_num(dir, "rev", &v) && v < 256))
+        c->ext_csd_rev = (int)v;
+    if ((c->has_preferred_erase = sysfs_num(dir, "preferred_erase_size", &v)))
+        c->preferred_erase_bytes = v;
+    if ((c->has_erase_size = sysfs_num(dir, "erase_size", &v)))
+        c->erase_bytes = v;
+
+    /* Each register is decoded by the layout of its card type: an SD
+     * card's CID differs from an MMC's, and SCR and SD Status are SD's. */
+    bool sd = strcmp(c->type, "SD") == 0, mmc = strcmp(c->type, "MMC") == 0;
+    if (sd && c->has_cid && sb_probe_sd_cid_decode(c->cid_hex, &c->cid))
+        c->manufacturer = sb_probe_sd_manufacturer(c->cid.mid);
+    if (mmc && c->has_cid && sb_probe_mmc_cid_decode(c->cid_hex, c->ext_csd_rev, &c->mmc_cid))
+        c->manufacturer = sb_probe_mmc_manufacturer(c->mmc_cid.mid);
+    if (sd && c->has_csd)
+        c->csd_valid = sb_probe_sd_csd_decode(c->csd_hex, &c->csd);
+    if (sd && c->has_scr)
+        (void)sb_probe_sd_scr_decode(c->scr_hex, &c->scr); /* valid says */
+    if (sd && c->has_ssr)
+        (void)sb_probe_sd_ssr_decode(c->ssr_hex, &c->ssr);
+
+    /* debugfs: root only, and only where it is mounted. */
+    if (host[0]) {
+        char path[PATH_LEN], text[2048];
+        snprintf(path, sizeof path, "%s/sys/kernel/debug/%s/ios", root ? root : "", host);
+        read_text(path, text, sizeof text);
+        sb_probe_mmc_ios_parse(text, &c->ios);
+        c->has_ios = c->ios.clock_hz || c->ios.bus_width_bits || c->ios.timing[0];
+    }
+}
+
+bool sb_probe_sd_card(const char *root, unsigned maj, unsigned min, sb_sd_card *card, char *why,
+                      size_t why_len)
+{
+    char link[PATH_LEN + 16], path[PATH_LEN], hw[PATH_LEN], sys_devices[PATH_LEN];
+    char dummy[8];
+    const char *r = root ? root : "";
+    if (!why) {
+        why = dummy;
+        why_len = sizeof dummy;
+    }
+    memset(card, 0, sizeof *card);
+    card->ext_csd_rev = -1;
+    why[0] = '\0';
+    snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", r, maj, min);
+    if (!realpath(link, path)) {
+        snprintf(why, why_len, "not an mmc device: no block device %u:%u in sysfs", maj, min);
+        return false;
+    }
+    if (exists(path, "partition")) {
+        char *slash = strrchr(path, '/');
+        if (slash)
+            *slash = '\0';
+    }
+    char name[256];
+    copy_str(name, sizeof name, base_name(path));
+    snprintf(link, sizeof link, "%s/device", path);
+    if (!realpath(link, hw)) {
+        snprintf(why, why_len,
+                 "not an mmc device: %s has no hardware behind it (a loop, device-mapper, "
+                 "RAID or RAM device)",
+                 name);
+        return false;
+    }
+    snprintf(link, sizeof link, "%s/sys/devices", r);
+    if (!realpath(link, sys_devices))
+        copy_str(sys_devices, sizeof sys_devices, link);
+    bus_walk *w = calloc(1, sizeof *w);
+    if (!w) {
+        snprintf(why, why_len, "not read: out of memory");
+        return false;
+    }
+    walk_up(hw, sys_devices, w);
+    /* The card is found by its cid; one whose cid cannot be read is still
+     * the card when it is named as the host's ("mmc0:aaaa" under mmc0). */
+    size_t hl = strlen(w->mmc_host);
+    if (!w->mmc_card[0] && hl && strncmp(base_name(hw), w->mmc_host, hl) == 0 &&
+        base_name(hw)[hl] == ':')
+        snprintf(w->mmc_card, sizeof w->mmc_card, "%s", hw);
+    bool ok = false;
+    if (w->usb_dev[0])
+        snprintf(why, why_len,
+                 "not an mmc device: %s is on USB (a card reader does not pass on the card's "
+                 "registers)",
+                 name);
+    else if (!w->mmc_card[0])
+        snprintf(why, why_len, "not an mmc device: %s is not on the mmc bus", name);
+    else
+        ok = true;
+    if (ok)
+        card_read(root, w->mmc_card, w->mmc_host, card);
+    free(w);
+    return ok;
 }

@@ -121,33 +121,60 @@ bool sb_probe_throttled_read(const char *root, unsigned *raw);
 
 /* ---- pure decoding, no I/O (probe_decode.c) ---------------------------- */
 
-/* An SD card's CID register (SD spec 5.2). */
-typedef struct sb_sd_cid {
-    bool valid;
-    unsigned mid; /* manufacturer ID */
-    char oem[3];  /* OEM/application ID, 2 ASCII characters ('?' if not printable) */
-    char name[6]; /* product name, 5 ASCII characters */
-    unsigned rev_major, rev_minor; /* product revision n.m */
-    uint32_t serial;
-    unsigned year, month; /* manufacturing date; month should be 1..12 */
-} sb_sd_cid;
-
 /* Decodes a CID as sysfs prints it (32 hex digits). False, with cid zeroed,
  * for anything else: a wrong length or a non-hex digit. */
 bool sb_probe_sd_cid_decode(const char *hex, sb_sd_cid *cid);
 /* The manufacturer with this SD MID, or NULL when the table does not know it. */
 const char *sb_probe_sd_manufacturer(unsigned mid);
 
-/* An SD card's CSD register (SD spec 5.3). */
-typedef struct sb_sd_csd {
-    unsigned structure;         /* 0: CSD 1.0, 1: 2.0, 2: 3.0 */
-    const char *capacity_class; /* "SDSC", "SDHC", "SDXC" or "SDUC" (static) */
-    uint64_t capacity_bytes;
-    unsigned tran_speed_kbit_s; /* TRAN_SPEED, per data line; 0 when reserved */
-} sb_sd_csd;
 /* Decodes a CSD (32 hex digits); false for a wrong length or a reserved
  * structure version. */
 bool sb_probe_sd_csd_decode(const char *hex, sb_sd_csd *csd);
+
+/* ---- more SD/MMC registers (sd_registers.c) ------------------------------ */
+
+/* Parses exactly 2 * n hex digits (surrounding white space allowed) into n
+ * bytes, most significant first; false for any other length or a non-hex
+ * character. */
+bool sb_probe_hex_bytes(const char *hex, unsigned char *out, size_t n);
+/* Bits hi..lo (inclusive, hi - lo < 32) of a register of n bytes, bit
+ * 8n-1 being the top bit of r[0], as the specifications number them. */
+uint32_t sb_probe_reg_bits(const unsigned char *r, size_t n, unsigned hi, unsigned lo);
+
+/* Decodes an SCR as sysfs prints it (16 hex digits). False, with scr
+ * zeroed, for a wrong length, a non-hex digit or an SCR_STRUCTURE other
+ * than 0 (no other layout is defined). A reserved version combination
+ * decodes, its spec_version saying "reserved (...)". */
+bool sb_probe_sd_scr_decode(const char *hex, sb_sd_scr *scr);
+/* Decodes an SD Status as sysfs prints it (128 hex digits; bit 511 is the
+ * first digit's top bit). False, with ssr zeroed, for a wrong length or a
+ * non-hex digit; reserved codes decode to "reserved (N)" names. */
+bool sb_probe_sd_ssr_decode(const char *hex, sb_sd_ssr *ssr);
+/* Decodes an eMMC's CID (32 hex digits). ext_csd_rev is EXT_CSD_REV (sysfs
+ * "rev") or -1 when unknown: it decides whether the year counts from 1997
+ * or 2013 (JESD84-B451: from EXT_CSD_REV 5, eMMC 4.41, codes 0..12 are
+ * 2013..2025 and 13..15 are 2010..2012, as the kernel also reads them);
+ * unknown leaves year 0. False, with cid zeroed, for a wrong length or a
+ * non-hex digit. */
+bool sb_probe_mmc_cid_decode(const char *hex, int ext_csd_rev, sb_mmc_cid *cid);
+/* The maker with this eMMC (JEDEC) MID, or NULL when the table does not
+ * know it. */
+const char *sb_probe_mmc_manufacturer(unsigned mid);
+
+/* Adds what the SCR and SD Status say to bus when type is "SD":
+ * sd_spec_version, sd_bus_widths, sd_cmd_support ("CMD20 CMD23", "none")
+ * from the SCR; sd_speed_class, sd_uhs_speed_grade, sd_video_speed_class,
+ * sd_app_perf_class, sd_au_bytes, sd_erase_size_aus, sd_erase_timeout_s
+ * from the SD Status. A register that does not decode is reported as
+ * sd_scr or sd_ssr "invalid (...)"; NULL or empty registers add nothing. */
+SB_MUST_CHECK sb_status sb_probe_sd_regs_kvs(const char *type, const char *scr_hex,
+                                             const char *ssr_hex, sb_kvs *bus, sb_error *err);
+/* Adds the decoded eMMC CID (mmc_manufacturer, mmc_product, mmc_revision,
+ * mmc_package, mmc_manufactured) to bus when type is "MMC"; rev_text is
+ * the sysfs "rev" file (EXT_CSD_REV, "0x6" or "6"), NULL or "" when
+ * unknown. An invalid CID is reported as mmc_cid_decoded "invalid ...". */
+SB_MUST_CHECK sb_status sb_probe_mmc_kvs(const char *type, const char *cid_hex,
+                                         const char *rev_text, sb_kvs *bus, sb_error *err);
 
 /* The Raspberry Pi firmware's get_throttled mask (as vcgencmd get_throttled
  * documents it): bits 0-3 now, bits 16-19 since boot. */
@@ -183,13 +210,6 @@ unsigned sb_probe_pcie_generation(const char *speed);
  * in an MBR's 55 AA). False, with out empty, when it knows none of them. */
 bool sb_probe_signature_decode(const unsigned char *buf, size_t len, char *out, size_t out_len);
 
-/* The MMC host's bus settings from debugfs mmcN/ios. */
-typedef struct sb_mmc_ios {
-    uint64_t clock_hz;
-    unsigned bus_width_bits;
-    char timing[64];         /* "sd uhs SDR104", "sd high-speed", ... */
-    char signal_voltage[16]; /* "1.80 V" */
-} sb_mmc_ios;
 /* Parses the text of an ios file; fields it lacks stay 0 or "". */
 void sb_probe_mmc_ios_parse(const char *text, sb_mmc_ios *ios);
 

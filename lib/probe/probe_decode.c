@@ -20,39 +20,10 @@
 
 /* ---- SD registers ------------------------------------------------------- */
 
-/* Parses exactly 2 * n hex digits (surrounding white space allowed) into
- * bytes; false for any other length or a non-hex character. */
-static bool parse_hex(const char *hex, unsigned char *out, size_t n)
-{
-    while (isspace((unsigned char)*hex))
-        hex++;
-    size_t len = strlen(hex);
-    while (len && isspace((unsigned char)hex[len - 1]))
-        len--;
-    if (len != 2 * n)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        unsigned v = 0;
-        for (size_t k = 0; k < 2; k++) {
-            char c = hex[2 * i + k];
-            if (!isxdigit((unsigned char)c))
-                return false;
-            v = v * 16 + (unsigned)(isdigit((unsigned char)c) ? c - '0' : tolower(c) - 'a' + 10);
-        }
-        out[i] = (unsigned char)v;
-    }
-    return true;
-}
-
 /* Bits hi..lo (inclusive, hi - lo < 32) of a 128-bit register. */
 static unsigned long reg_bits(const unsigned char r[16], unsigned hi, unsigned lo)
 {
-    unsigned long v = 0;
-    for (unsigned b = hi + 1; b-- > lo;) {
-        unsigned byte = 15 - b / 8;
-        v = (v << 1) | ((r[byte] >> (b % 8)) & 1u);
-    }
-    return v;
+    return sb_probe_reg_bits(r, 16, hi, lo);
 }
 
 /* Copies n register bytes as ASCII, each unprintable byte as '?'. */
@@ -67,7 +38,7 @@ bool sb_probe_sd_cid_decode(const char *hex, sb_sd_cid *cid)
 {
     unsigned char r[16];
     memset(cid, 0, sizeof *cid);
-    if (!hex || !parse_hex(hex, r, sizeof r))
+    if (!sb_probe_hex_bytes(hex, r, sizeof r))
         return false;
     cid->mid = r[0];                                  /* MID  [127:120] */
     ascii(r + 1, 2, cid->oem);                        /* OID  [119:104] */
@@ -87,13 +58,22 @@ bool sb_probe_sd_cid_decode(const char *hex, sb_sd_cid *cid)
  * read by hand. Sources:
  *  - 0x03 SanDisk: SanDisk SD Card Product Manual rev. 2.2 (2004), table
  *    3-10, which gives the CID value of SanDisk's own cards;
- *  - the others: community tables of CIDs read from branded retail cards,
- *    such as cameramemoryspeed.com, "Reading SD card CID serial PSN
+ *  - 0x01 .. 0x82, 0x9c: community tables of CIDs read from branded retail
+ *    cards, such as cameramemoryspeed.com, "Reading SD card CID serial PSN
  *    internal numbers". 0x02 is Toshiba's memory business, now Kioxia; 0x9c
- *    is found on both Angelbird and Hoodman cards.
- * Since no list is authoritative, the table stays short; an ID not in it
- * prints as "unknown (0xNN)" (a maker not listed, or a counterfeit card with
- * a made-up ID).
+ *    is found on both Angelbird and Hoodman cards;
+ *  - 0x09, 0x12, 0x45, 0x6f, 0x89, 0x9f, 0xad: the "Known Manufacturer IDs"
+ *    table of github.com/ironsheep/P2-uSD-FS, DOCs/CARD-CATALOG.md (CIDs of
+ *    retail cards read over SPI, with the OEM IDs seen beside each MID),
+ *    which marks them heuristic: 0x12 and 0x6f, 0x9f are controllers
+ *    shared by several brands, named as that table names them;
+ *  - 0x5d Swissbit, 0x9f Kingston: the Linux kernel, drivers/mmc/core/card.h
+ *    (CID_MANFID_SWISSBIT, CID_MANFID_KINGSTON_SD), whose SD quirk table
+ *    matches cards by them.
+ * 0x00 and 0xfe are seen on white-label and counterfeit cards of many
+ * brands and name no maker. Since no list is authoritative, an ID not in
+ * the table prints as "unknown (0xNN)" (a maker not listed, or a
+ * counterfeit card with a made-up ID).
  */
 static const struct {
     unsigned mid;
@@ -102,16 +82,24 @@ static const struct {
     { 0x01, "Panasonic" },
     { 0x02, "Toshiba/Kioxia" },
     { 0x03, "SanDisk" },
+    { 0x09, "ATP" },
+    { 0x12, "Patriot-related OEM" },
     { 0x1b, "Samsung" },
     { 0x1d, "ADATA" },
     { 0x27, "Phison" },
     { 0x28, "Lexar" },
     { 0x31, "Silicon Power" },
     { 0x41, "Kingston" },
+    { 0x45, "TEAMGROUP" },
+    { 0x5d, "Swissbit" },
+    { 0x6f, "Longsys-related OEM" },
     { 0x74, "Transcend" },
     { 0x76, "Patriot" },
     { 0x82, "Sony" },
+    { 0x89, "Netac" },
     { 0x9c, "Angelbird/Hoodman" },
+    { 0x9f, "Kingston/shared OEM" },
+    { 0xad, "Longsys/Lexar" },
 };
 
 const char *sb_probe_sd_manufacturer(unsigned mid)
@@ -136,7 +124,7 @@ bool sb_probe_sd_csd_decode(const char *hex, sb_sd_csd *csd)
 {
     unsigned char r[16];
     memset(csd, 0, sizeof *csd);
-    if (!hex || !parse_hex(hex, r, sizeof r))
+    if (!sb_probe_hex_bytes(hex, r, sizeof r))
         return false;
     csd->structure = (unsigned)reg_bits(r, 127, 126);
     csd->tran_speed_kbit_s = tran_speed_kbit_s(r[3]);

@@ -164,7 +164,7 @@ static void test_cid_decode(void **state)
     assert_true(sb_probe_sd_cid_decode("12000141424300ff00000001000100ff", &c));
     assert_string_equal(c.oem, "??");
     assert_string_equal(c.name, "ABC??");
-    assert_null(sb_probe_sd_manufacturer(0x12));
+    assert_null(sb_probe_sd_manufacturer(0xee));
 }
 
 static void test_cid_kvs(void **state)
