@@ -375,17 +375,22 @@ bool cli_progress_due(bool final)
 }
 
 void cli_progress_bytes(const char *cmd, const char *target, const char *phase, uint64_t done,
-                        uint64_t total, double rate, uint64_t eta_ns, const void *ctx)
+                        uint64_t total, double rate, uint64_t eta_ns, bool starting,
+                        const void *ctx)
 {
     if (!cli_progress_due(done >= total))
         return;
-    char d[32], t[32], eta[32];
+    char d[32], t[32], eta[32], shown[32];
     cli_progress_clock(eta_ns, done < total, eta, sizeof eta);
     const char *unit;
     double r = cli_progress_rate(rate, ctx, &unit);
-    cli_progress_draw("%s %s %s  %s / %s  %.1f %s  ETA %s", cmd, target, phase,
-                      sb_format_bytes(done, d, sizeof d), sb_format_bytes(total, t, sizeof t), r,
-                      unit, eta);
+    if (starting)
+        snprintf(shown, sizeof shown, "starting");
+    else
+        snprintf(shown, sizeof shown, "%.1f %s", r, unit);
+    cli_progress_draw("%s %s %s  %s / %s  %s  ETA %s", cmd, target, phase,
+                      sb_format_bytes(done, d, sizeof d), sb_format_bytes(total, t, sizeof t),
+                      shown, eta);
 }
 
 void cli_progress_draw(const char *fmt, ...)

@@ -100,6 +100,9 @@ typedef struct sb_verify_progress {
     uint64_t done_bytes, total_bytes;
     double rate;     /* bytes/s over the phase so far */
     uint64_t eta_ns; /* of this phase, 0 when unknown */
+    /* The phase's first second: its rate is a throttle's or a card's credit
+     * after idle (12.9 MiB/s at 10), not the device's; it is not shown. */
+    bool starting;
 } sb_verify_progress;
 
 typedef void (*sb_verify_progress_fn)(const sb_verify_progress *p, void *ctx);

@@ -32,6 +32,7 @@
 #include "common/threads.h"
 #include "engine/engine.h"
 #include "image/image.h"
+#include "runner/progress_int.h"
 #include "storbench/clock.h"
 #include "storbench/image.h"
 #include "storbench/units.h"
@@ -137,6 +138,7 @@ static void progress(image_ctx *x, uint64_t done, uint64_t total, bool last)
         .total_bytes = total,
         .rate = rate,
         .eta_ns = rate > 0 && total > done ? (uint64_t)((double)(total - done) / rate * 1e9) : 0,
+        .starting = now - x->phase_start_ns < SB_PROGRESS_STARTING_NS,
     };
     x->c->progress(&p, x->c->progress_ctx);
 }

@@ -41,7 +41,6 @@
 #define SB_JOB_SAMPLE_NS 500000000ull   /* bandwidth and IOPS sample interval */
 #define SB_JOB_PROGRESS_NS 250000000ull /* progress callback interval */
 #define SB_JOB_RATE_WINDOW 8u           /* reports the progress rate spans */
-#define SB_JOB_SETTLE_NS 1000000000ull  /* a group's first second: "starting", no rate */
 #define SB_JOB_MAX_DEPTH 4096u
 
 /* ---- what a rw mode does ------------------------------------------------ */

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "runner/job_int.h"
+#include "runner/progress_int.h"
 
 /* The bytes read and written so far by every worker of the run. */
 static void bytes_so_far(const sb_jshared *sh, uint64_t bytes[2])
@@ -343,7 +344,7 @@ void sb_job_progress_report(sb_jshared *sh)
         p.phase = "flushing";
     } else if (ramp) {
         p.phase = "ramp";
-    } else if (!over && now - sh->t0 < SB_JOB_SETTLE_NS) {
+    } else if (!over && now - sh->t0 < SB_PROGRESS_STARTING_NS) {
         /* The first second holds a throttle's or a card's credit after
          * idle (8 MiB at once at queue depth 8): no rate is shown from it. */
         p.phase = "starting";

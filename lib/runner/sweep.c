@@ -17,6 +17,7 @@
 #include "engine/engine.h"
 #include "storbench/bottleneck.h"
 #include "probe/probe.h"
+#include "runner/progress_int.h"
 #include "storbench/clock.h"
 #include "storbench/stats.h"
 #include "storbench/sweep.h"
@@ -36,11 +37,6 @@
 #define LAYOUT_BS (1u << 20)
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
 #define BUF_ALIGN 4096u
-/* A point's (or a layout's) first second shows no rate: after idle a
- * throttle or a card hands out credit (a 4k read at 20 MiB/s showed 25.8),
- * and a layout's first sync comes back at once (744 MiB/s). One second is
- * when the progress test on the throttled bed saw every rate within 12%. */
-#define STARTING_NS 1000000000ull
 
 static const uint64_t seed_sizes[] = {
     8,    16,   32,    64,    128,   256,    512,    1024,   2048,
@@ -222,7 +218,7 @@ static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t p
                                (double)s->layout_bytes);
         p.eta_max_ns = left > p.eta_ns ? left : p.eta_ns;
     }
-    p.starting = point_ns < STARTING_NS;
+    p.starting = point_ns < SB_PROGRESS_STARTING_NS;
     s->c->progress(&p, s->c->progress_ctx);
 }
 

@@ -19,6 +19,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "runner/progress_int.h"
 #include "runner/verify_int.h"
 #include "storbench/clock.h"
 #include "storbench/units.h"
@@ -80,6 +81,7 @@ void sb_verify_show_progress(verify_ctx *v, uint64_t done, uint64_t total)
         .total_bytes = total,
         .rate = rate,
         .eta_ns = rate > 0 && total > done ? (uint64_t)((double)(total - done) / rate * 1e9) : 0,
+        .starting = ns < SB_PROGRESS_STARTING_NS,
     };
     v->c->progress(&p, v->c->progress_ctx);
 }

@@ -22,6 +22,8 @@
 #    layout's) says "starting" instead of a rate, and the time left is never
 #    more than the bound the ETA gives ("up to M:SS": every point to come at
 #    its maximum time);
+#  * verify: each phase's first second says "starting", then rates within
+#    the limits;
 #  * zcav reports inside its blocks, never above the read limit;
 #  * a run stopped (SIGINT) during its layout prints no table, saves no run,
 #    and says so.
@@ -180,6 +182,20 @@ check bonnie "write tests at the device's rate" '
         seen = 1
     }
     END { if (!seen) print "no write test shown" }'
+
+# verify writes and reads back 32 MiB: each phase's first second says
+# starting, then the device's rates.
+record verify verify --no-save --size 32m "$mnt"
+check verify "no silence over 1 s" "$no_silence"
+check verify "starting, then the device's rates" '
+    / (write|read) / {
+        if ($0 ~ /starting/) { st[$4]++; next }
+        if (!match($0, /[0-9.]+ MiB\/s/)) next
+        r = substr($0, RSTART) + 0; n++
+        if ($4 == "write" && r > W * 1.12) print "above the limit: " $0
+        if ($4 == "read" && r > R * 1.12) print "above the limit: " $0
+    }
+    END { if (!st["write"] || !n) print "no starting write phase or no rate shown" }'
 
 # zcav, read, blocks of 64 MiB (3.2 s each at the limit): it reports inside
 # a block too, at the device's rate.
