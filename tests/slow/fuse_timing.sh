@@ -22,7 +22,14 @@
 #     boundary=4M:2000 is set through the control file.
 #
 # Measured on the 2-core development VM (kernel 6.18, shared with other
-# tests), three runs: ...
+# engineers' tests), six runs, about 30 s each: before the cliff 39.41 to
+# 40.00 MiB/s (the low ones where the writer left 21 to 41 ms unused,
+# idle_us), after it 7.99 to 8.00, the last fast MiB always at 64 MiB;
+# after the pause 39.85 to 40.02 with cliff_recover, 8.00 to 8.03 without;
+# cliff=off 111 to 1476 MiB/s; 20 x 1 MiB at 10 MiB/s 10.002 to 10.023.
+# Reads across B cost 1966 to 2018 us more (once 2375, on a busy moment),
+# across B/2 and without a boundary -26 to +18 us; read_us=300 reads took
+# at least 320 us.
 set -euo pipefail
 here=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)
 # shellcheck source=lib.sh source-path=SCRIPTDIR
@@ -122,7 +129,8 @@ sb_fuse_control cliff=off
 "$SB_IOTIME" write "$card2" $MiB 16 $((20 * MiB)) >"$out/off.log"
 free=$(rate "$out/off.log" 0 16)
 echo "cliff=off: $free MiB/s"
-awk -v r="$free" 'BEGIN { exit !(r > 100) }' || sb_fail "cliff=off: still limited ($free MiB/s)"
+# Far above 8 (and 40), not a speed: a busy machine made it 111 once.
+awk -v r="$free" 'BEGIN { exit !(r > 50) }' || sb_fail "cliff=off: still limited ($free MiB/s)"
 expect_stat cliff_state off
 sb_fuse_control cliff=1G:10M:10M reset
 "$SB_IOTIME" write "$card2" $MiB 20 $((36 * MiB)) >"$out/ten.log"
