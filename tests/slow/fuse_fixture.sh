@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/slow/fuse_fixture.sh: tests the FUSE fixture of lib.sh
-# (sb_fuse_create, sb_fuse_eio; the program tests/slow/fuse/sb_fakedisk.c).
+# (sb_fuse_create, sb_fuse_eio, sb_fuse_card; the program
+# tests/slow/fuse/sb_fakedisk.c). Its card timing is fuse_timing.sh's.
 #  1. The device wraps: what is written at the backing size reads back at 0;
 #     its size is the claimed one.
 #  2. EIO: reads and writes touching the ranges fail, others work;
@@ -8,7 +9,8 @@
 #  3. A child test with a filesystem mounted on a fixture device is killed
 #     (SIGTERM to the shell: its trap; SIGKILL to its process group: the
 #     guardian): the mount, the loop device, the FUSE mount and the program
-#     are all gone afterwards.
+#     are all gone afterwards, and so are those of an sb_fuse_card device
+#     with its backing file in /dev/shm.
 #
 # Internal: `fuse_fixture.sh --child FILE` is the child test of step 3; it
 # writes the paths it set up to FILE and waits to be killed.
@@ -21,7 +23,9 @@ if [[ ${1:-} == --child ]]; then
     sb_fuse_create 32 32 dev
     sb_mkfs "$dev" ext4
     sb_mount "$dev" mnt
-    printf '%s %s %s\n' "$dev" "${SB_FUSE_FILE%/disk}" "$mnt" >"$2.new"
+    sb_fuse_card 16 card cliff=1M:1M:1M
+    printf '%s %s %s %s %s %s\n' "$dev" "${SB_FUSE_FILE%/disk}" "$mnt" \
+        "$card" "${SB_FUSE_FILE%/disk}" "$SB_FUSE_BACKING" >"$2.new"
     mv "$2.new" "$2"
     sleep 300 &
     wait $! # a trap runs at once in wait, not after a foreground sleep
@@ -71,7 +75,7 @@ for how in TERM KILL; do
         sleep 0.1
     done
     [[ -s $info ]] || sb_fail "the child did not set up its fixture: $(cat "$out/child-$how.log")"
-    read -r cdev cfuse cmnt <"$info"
+    read -r cdev cfuse cmnt kdev kfuse kback <"$info"
     if [[ $how == TERM ]]; then
         kill -TERM "$pid"
     else
@@ -85,6 +89,10 @@ for how in TERM KILL; do
         mountpoint -q "$cfuse" 2>/dev/null && left+=" FUSE mount $cfuse;"
         losetup -l -n -O BACK-FILE 2>/dev/null | grep -qF "$cfuse/disk" && left+=" loop device $cdev;"
         pgrep -f "sb_fakedisk $cfuse " >/dev/null && left+=" sb_fakedisk;"
+        mountpoint -q "$kfuse" 2>/dev/null && left+=" card FUSE mount $kfuse;"
+        losetup -l -n -O BACK-FILE 2>/dev/null | grep -qF "$kfuse/disk" && left+=" card loop device $kdev;"
+        pgrep -f "sb_fakedisk $kfuse " >/dev/null && left+=" card sb_fakedisk;"
+        [[ -e $kback ]] && left+=" card backing file $kback;"
         [[ -z $left ]] && break
         sleep 0.1
     done

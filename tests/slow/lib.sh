@@ -15,6 +15,9 @@
 #     sb_fuse_create 64 16 fake              # a 64 MiB device keeping 16 MiB (wraps)
 #     sb_fuse_create 64 64 bad eio_read=1048576-1052672   # reads of 1 MiB..+4 KiB fail
 #     sb_fuse_eio eio_write=0-4096           # change the last one's EIO ranges
+#     sb_fuse_card 256 card cliff=64M:40M:8M boundary=4M:2000   # a card's timing
+#     sb_fuse_control cliff=off              # change the last one's timing
+#     sb_fuse_stats written n                # its write counter
 #     sb_tmpdir_in /dev/shm shm              # a directory outside the working one
 #     sb_background pid qemu-system-x86_64 ...   # a process ended at cleanup
 #     ...                                    # the test; cleanup runs on exit
@@ -260,19 +263,12 @@ sb_background() {
 # measures 9.99-10.00 on a quiet disk (6 of 6) and in RAM.
 sb_loop_create() {
     local _sb_size=${1:-} _sb_var=${2:-} _sb_back _sb_dev _sb_dio _sb_parts=${_SB_PARTITIONED:-}
-    local _sb_base=${SB_LOOP_DIR:-} _sb_dir=$_SB_ROOT _sb_free
+    local _sb_dir
     [[ $_sb_size =~ ^[1-9][0-9]*$ ]] || sb_fail "usage: sb_loop_create SIZE_MIB [VAR] (got '$_sb_size')"
     _sb_check_var "$_sb_var"
     _sb_ensure_init
-    if [[ -z $_sb_base && $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs ]]; then
-        _sb_free=$(($(stat -f -c '%a * %S' /dev/shm) / 1048576))
-        ((_sb_free > _sb_size + 1024)) && _sb_base=/dev/shm
-    fi
-    if [[ -n $_sb_base ]]; then
-        _sb_dir=$(mktemp -d "${_sb_base%/}/storbench-test.XXXXXX") ||
-            sb_fail "sb_loop_create: mktemp failed in $_sb_base"
-        _sb_journal_add D "$_sb_dir"
-    fi
+    _sb_backing_dir "$_sb_size" sb_loop_create
+    _sb_dir=$_SB_BDIR
     _sb_back=$(mktemp "$_sb_dir/loop.XXXXXX.img") || sb_fail "sb_loop_create: mktemp failed in $_sb_dir"
     _sb_journal_add P "$_sb_back"
     _sb_journal_add L "$_sb_back"
@@ -333,58 +329,115 @@ _sb_write_mbr() {
 # file caches nothing, every I/O of the loop device reaches the program).
 # Sets VAR to the loop device, SB_FUSE_BACKING to the backing file (write
 # there to change the device's data behind its back), SB_FUSE_FILE to the
-# served file and SB_FUSE_CONTROL to its control file (see sb_fuse_eio). At
+# served file, SB_FUSE_CONTROL to its control file (see sb_fuse_eio) and
+# SB_FUSE_STATS to its counters (see sb_fuse_stats). At
 # cleanup the loop device is detached, then the FUSE file system unmounted
 # and its program ended. The program runs in its own session, so a killed
 # test leaves it to the guardian.
 sb_fuse_create() {
-    local _sb_size=${1:-} _sb_bsize=${2:-} _sb_var=${3:-} _sb_mp _sb_back _sb_dev _sb_pid _sb_opts _sb_o _sb_t
+    local _sb_size=${1:-} _sb_bsize=${2:-} _sb_var=${3:-} _sb_o
     [[ $_sb_size =~ ^[1-9][0-9]*$ && $_sb_bsize =~ ^[1-9][0-9]*$ && -n $_sb_var ]] ||
         sb_fail "usage: sb_fuse_create SIZE_MIB BACKING_MIB VAR [eio_read=A-B] [eio_write=A-B]"
     shift 3
     _sb_check_var "$_sb_var"
-    sb_require_fuse
-    _sb_ensure_init
-    _sb_opts="size=$((_sb_size * 1048576))"
     for _sb_o in "$@"; do
         [[ $_sb_o =~ ^eio_(read|write)=[0-9]+-[0-9]+(:[0-9]+-[0-9]+)*$ ]] ||
             sb_fail "sb_fuse_create: bad option '$_sb_o' (eio_read=START-END or eio_write=START-END, in bytes)"
-        _sb_opts+=",$_sb_o"
     done
-    _sb_back=$(mktemp "$_SB_ROOT/fuse.XXXXXX.img") || sb_fail "sb_fuse_create: mktemp failed in $_SB_ROOT"
-    _sb_journal_add P "$_sb_back"
-    truncate -s "${_sb_bsize}M" "$_sb_back" || sb_fail "sb_fuse_create: truncate -s ${_sb_bsize}M $_sb_back failed"
-    _sb_mp=$(mktemp -d "$_SB_ROOT/fuse.XXXXXX") || sb_fail "sb_fuse_create: mktemp failed in $_SB_ROOT"
-    _sb_journal_add P "$_sb_mp"
-    _sb_journal_add P "$_sb_mp.log"
-    _sb_journal_add P "$_sb_mp.ctl"
-    printf '%s\n' "$@" >"$_sb_mp.ctl"
-    setsid "$SB_FAKEDISK" "$_sb_mp" -f -s -o "$_sb_opts,backing=$_sb_back,control=$_sb_mp.ctl" \
-        </dev/null >"$_sb_mp.log" 2>&1 &
-    _sb_pid=$!
-    disown "$_sb_pid" 2>/dev/null || true
-    _sb_journal_add F "$_sb_mp" "$_sb_pid"
-    for ((_sb_t = 0; _sb_t < 50; _sb_t++)); do
-        mountpoint -q -- "$_sb_mp" && break
-        kill -0 "$_sb_pid" 2>/dev/null || sb_fail "sb_fakedisk ended at once: $(<"$_sb_mp.log")"
-        sleep 0.1
+    _sb_ensure_init
+    _sb_fuse_start sb_fuse_create "$_sb_size" "$_sb_bsize" "$_SB_ROOT" "" "$_sb_var" "$@"
+}
+
+# sb_fuse_card SIZE_MIB VAR [OPTION...]: an honest device of SIZE_MIB MiB
+# with a memory card's timing, for the card tests: the FUSE program
+# sb_fakedisk (tests/slow/fuse/sb_fakedisk.c, whose header has the details)
+# with a loop device over it attached with --direct-io=on (the FUSE file
+# takes it: `losetup -l` shows DIO 1; where a kernel refuses, lib.sh warns,
+# and still nothing is cached: the FUSE file is direct_io, and a test opens
+# the loop device with O_DIRECT). Its backing file is in RAM where there is
+# room, as sb_loop_create's. OPTIONs (sizes and rates may end in K, M or G,
+# powers of 1024; they are given to the program in bytes):
+#   cliff=N:FAST:SLOW      writes at FAST bytes/s until N bytes have been
+#                          written (since attach, reset or recovery), then
+#                          at SLOW bytes/s: cliff=64M:40M:8M
+#   cliff_recover=SECONDS  the counter goes back to 0 after SECONDS (decimals
+#                          allowed) without a write; without it, never
+#   boundary=B:COST_US     a read that crosses a multiple of B (a power of
+#                          two) takes COST_US microseconds more: boundary=4M:2000
+#   read_us=U              every read takes at least U microseconds
+#   eio_read=A-B, eio_write=A-B   as sb_fuse_create's
+# Sets VAR and SB_FUSE_* as sb_fuse_create does; undone at cleanup the same
+# way. Change the timing while in use with sb_fuse_control, read the
+# counters with sb_fuse_stats.
+sb_fuse_card() {
+    local _sb_size=${1:-} _sb_var=${2:-} _sb_o _sb_cargs=()
+    [[ $_sb_size =~ ^[1-9][0-9]*$ && -n $_sb_var ]] ||
+        sb_fail "usage: sb_fuse_card SIZE_MIB VAR [cliff=N:FAST:SLOW] [cliff_recover=S] [boundary=B:COST_US] [read_us=U] [eio_read=A-B] [eio_write=A-B]"
+    shift 2
+    _sb_check_var "$_sb_var"
+    for _sb_o in "$@"; do
+        _sb_fuse_option sb_fuse_card "$_sb_o" || sb_fail "$_SB_ERR"
+        _sb_cargs+=("$_SB_FUSE_OPT")
     done
-    mountpoint -q -- "$_sb_mp" || sb_fail "sb_fakedisk did not mount $_sb_mp within 5 s: $(<"$_sb_mp.log")"
-    _sb_journal_add L "$_sb_mp/disk"
-    _sb_dev=$(losetup -f --show "$_sb_mp/disk" 2>"$_SB_ROOT/losetup.err") ||
-        sb_fail "losetup -f --show $_sb_mp/disk: $(<"$_SB_ROOT/losetup.err")"
-    [[ $_sb_dev == /dev/* && -b $_sb_dev ]] || sb_fail "losetup printed '$_sb_dev', not a block device"
-    _sb_settle
-    SB_FUSE_BACKING=$_sb_back
-    SB_FUSE_FILE=$_sb_mp/disk
-    SB_FUSE_CONTROL=$_sb_mp.ctl
-    _sb_set "$_sb_var" "$_sb_dev"
+    _sb_ensure_init
+    _sb_backing_dir "$_sb_size" sb_fuse_card
+    _sb_fuse_start sb_fuse_card "$_sb_size" "$_sb_size" "$_SB_BDIR" 1 "$_sb_var" "${_sb_cargs[@]}"
+}
+
+# sb_fuse_control LINE...: change the last sb_fuse_create or sb_fuse_card
+# device while it is in use. LINEs are sb_fuse_card's options (cliff=,
+# cliff_recover=, boundary=, read_us=; with sizes as there), "off" as the
+# value of the first three to turn it off (cliff=off), and "reset": the
+# write counter goes back to 0, the cache empty. A setting not given stays
+# as it is; the EIO ranges stay unless eio_read= or eio_write= lines are
+# given, which then replace both (as sb_fuse_eio). Takes effect at the
+# device's next read or write.
+sb_fuse_control() {
+    local _sb_o _sb_lines=() _sb_eio=
+    [[ -n ${SB_FUSE_CONTROL:-} ]] || sb_fail "sb_fuse_control: no FUSE device yet"
+    [[ $# -ge 1 ]] || sb_fail "usage: sb_fuse_control LINE... (cliff=N:FAST:SLOW|off, cliff_recover=S|off, boundary=B:COST_US|off, read_us=U, reset, eio_read=A-B, eio_write=A-B)"
+    for _sb_o in "$@"; do
+        if [[ $_sb_o == reset || $_sb_o =~ ^(cliff|cliff_recover|boundary)=off$ ]]; then
+            _sb_lines+=("$_sb_o")
+            continue
+        fi
+        _sb_fuse_option sb_fuse_control "$_sb_o" || sb_fail "$_SB_ERR"
+        _sb_lines+=("$_SB_FUSE_OPT")
+        [[ $_sb_o == eio_* ]] && _sb_eio=1
+    done
+    if [[ -z $_sb_eio ]]; then
+        mapfile -t -O "${#_sb_lines[@]}" _sb_lines < <(grep '^eio_' "$SB_FUSE_CONTROL" 2>/dev/null)
+    fi
+    if ! { printf '%s\n' "${_sb_lines[@]}" >"$SB_FUSE_CONTROL.new" &&
+        mv -f -- "$SB_FUSE_CONTROL.new" "$SB_FUSE_CONTROL"; }; then
+        sb_fail "sb_fuse_control: cannot write $SB_FUSE_CONTROL"
+    fi
+}
+
+# sb_fuse_stats KEY [VAR]: one counter of the last FUSE device, read from
+# its stats file (SB_FUSE_STATS, generated when read). KEYs: written (bytes
+# on the cliff's counter: since attach, reset or recovery), written_total,
+# writes, max_write (the largest write request the kernel sent), cliff
+# (N:FAST:SLOW in bytes, or off), cliff_state (fast, slow or off),
+# cliff_recover (seconds or off), crossings (times the counter passed N),
+# recoveries, idle_us (paced time the writer left unused by pausing beyond
+# the fixture's 5 ms token bucket: a measured rate is lower by it), boundary (B:COST_US or off), read_us, reads, boundary_reads
+# (reads that paid the boundary cost), max_read. Sets VAR, or prints it.
+sb_fuse_stats() {
+    local _sb_key=${1:-} _sb_var=${2:-} _sb_v
+    [[ -n $_sb_key ]] || sb_fail "usage: sb_fuse_stats KEY [VAR]"
+    _sb_check_var "$_sb_var"
+    [[ -n ${SB_FUSE_STATS:-} ]] || sb_fail "sb_fuse_stats: no FUSE device yet"
+    _sb_v=$(sed -n "s/^$_sb_key=//p" "$SB_FUSE_STATS") || sb_fail "sb_fuse_stats: cannot read $SB_FUSE_STATS"
+    [[ -n $_sb_v ]] || sb_fail "sb_fuse_stats: no '$_sb_key' in $SB_FUSE_STATS"
+    _sb_set "$_sb_var" "$_sb_v"
 }
 
 # sb_fuse_eio [eio_read=A-B[:C-D...]] [eio_write=A-B[:...]]: change the EIO
 # ranges of the last sb_fuse_create device while it is in use (make a
 # filesystem first, then make the device fail); no option turns EIO off.
-# Takes effect at the device's next read or write.
+# Takes effect at the device's next read or write. Its timing settings
+# (sb_fuse_card) stay as they are.
 sb_fuse_eio() {
     local _sb_o
     [[ -n ${SB_FUSE_CONTROL:-} ]] || sb_fail "sb_fuse_eio: no sb_fuse_create device yet"
@@ -594,6 +647,128 @@ _sb_majmin() {
     [[ $mm =~ ^[0-9]+:[0-9]+$ ]] || mm=$(stat -Lc '%Hr:%Lr' "$1" 2>/dev/null)
     [[ $mm =~ ^[0-9]+:[0-9]+$ ]] || return 1
     printf '%s\n' "$mm"
+}
+
+# _sb_backing_dir SIZE_MIB CALLER: set _SB_BDIR to the directory for a
+# backing file of SIZE_MIB MiB: a new one in SB_LOOP_DIR if set, else in
+# /dev/shm when that is a tmpfs with room for it and 1 GiB more (both removed
+# at cleanup), else the working directory.
+_sb_backing_dir() {
+    local base=${SB_LOOP_DIR:-} free
+    if [[ -z $base && $(stat -f -c %T /dev/shm 2>/dev/null) == tmpfs ]]; then
+        free=$(($(stat -f -c '%a * %S' /dev/shm) / 1048576))
+        ((free > $1 + 1024)) && base=/dev/shm
+    fi
+    _SB_BDIR=$_SB_ROOT
+    [[ -n $base ]] || return 0
+    _SB_BDIR=$(mktemp -d "${base%/}/storbench-test.XXXXXX") || sb_fail "$2: mktemp failed in $base"
+    _sb_journal_add D "$_SB_BDIR"
+}
+
+# _sb_fuse_option CALLER OPTION: check one sb_fuse_card option and set
+# _SB_FUSE_OPT to it as sb_fakedisk takes it (sizes in bytes); on a bad one
+# return 1 with the reason in _SB_ERR.
+_sb_fuse_option() {
+    local caller=$1 o=$2 v f nums=() n
+    v=${o#*=}
+    case $o in
+        cliff=*)
+            IFS=: read -r -a f <<<"$v"
+            if [[ ${#f[@]} -eq 3 ]]; then
+                for n in "${f[@]}"; do
+                    n=$(_sb_number "$n") || { nums=(); break; }
+                    nums+=("$n")
+                done
+            fi
+            if [[ ${#nums[@]} -ne 3 || ${nums[1]} == 0 || ${nums[2]} == 0 ]]; then
+                _SB_ERR="$caller: bad option '$o' (cliff=N:FAST:SLOW: bytes, bytes/s, bytes/s, e.g. cliff=64M:40M:8M)"
+                return 1
+            fi
+            _SB_FUSE_OPT="cliff=${nums[0]}:${nums[1]}:${nums[2]}"
+            ;;
+        cliff_recover=*)
+            [[ $v =~ ^[0-9]+([.][0-9]+)?$ && ! $v =~ ^0*([.]0*)?$ ]] || {
+                _SB_ERR="$caller: bad option '$o' (cliff_recover=SECONDS, more than 0)"
+                return 1
+            }
+            _SB_FUSE_OPT=$o
+            ;;
+        boundary=*)
+            n=$(_sb_number "${v%%:*}") || n=0
+            if [[ $v != *:* || $n == 0 || $((n & (n - 1))) != 0 || ! ${v#*:} =~ ^[0-9]+$ ]]; then
+                _SB_ERR="$caller: bad option '$o' (boundary=B:COST_US, B a power of two: boundary=4M:2000)"
+                return 1
+            fi
+            _SB_FUSE_OPT="boundary=$n:$((10#${v#*:}))"
+            ;;
+        read_us=*)
+            [[ $v =~ ^[0-9]+$ ]] || {
+                _SB_ERR="$caller: bad option '$o' (read_us=MICROSECONDS)"
+                return 1
+            }
+            _SB_FUSE_OPT="read_us=$((10#$v))"
+            ;;
+        eio_read=* | eio_write=*)
+            [[ $o =~ ^eio_(read|write)=[0-9]+-[0-9]+(:[0-9]+-[0-9]+)*$ ]] || {
+                _SB_ERR="$caller: bad option '$o' (eio_read=START-END or eio_write=START-END, in bytes)"
+                return 1
+            }
+            _SB_FUSE_OPT=$o
+            ;;
+        *)
+            _SB_ERR="$caller: unknown option '$o' (cliff=, cliff_recover=, boundary=, read_us=, eio_read=, eio_write=)"
+            return 1
+            ;;
+    esac
+    return 0
+}
+
+# _sb_fuse_start CALLER SIZE_MIB BACKING_MIB BACKING_DIR DIO VAR OPTION...:
+# the work of sb_fuse_create and sb_fuse_card, with OPTIONs checked and in
+# sb_fakedisk's form; DIO non-empty attaches the loop device with
+# --direct-io=on.
+_sb_fuse_start() {
+    local _sb_caller=$1 _sb_size=$2 _sb_bsize=$3 _sb_bdir=$4 _sb_dio=$5 _sb_var=$6
+    local _sb_mp _sb_back _sb_dev _sb_pid _sb_opts _sb_o _sb_t
+    shift 6
+    sb_require_fuse
+    _sb_ensure_init
+    _sb_opts="size=$((_sb_size * 1048576))"
+    for _sb_o in "$@"; do
+        _sb_opts+=",$_sb_o"
+    done
+    _sb_back=$(mktemp "$_sb_bdir/fuse.XXXXXX.img") || sb_fail "$_sb_caller: mktemp failed in $_sb_bdir"
+    _sb_journal_add P "$_sb_back"
+    truncate -s "${_sb_bsize}M" "$_sb_back" || sb_fail "$_sb_caller: truncate -s ${_sb_bsize}M $_sb_back failed"
+    _sb_mp=$(mktemp -d "$_SB_ROOT/fuse.XXXXXX") || sb_fail "$_sb_caller: mktemp failed in $_SB_ROOT"
+    _sb_journal_add P "$_sb_mp"
+    _sb_journal_add P "$_sb_mp.log"
+    _sb_journal_add P "$_sb_mp.ctl"
+    printf '%s\n' "$@" >"$_sb_mp.ctl"
+    setsid "$SB_FAKEDISK" "$_sb_mp" -f -s -o "$_sb_opts,backing=$_sb_back,control=$_sb_mp.ctl" \
+        </dev/null >"$_sb_mp.log" 2>&1 &
+    _sb_pid=$!
+    disown "$_sb_pid" 2>/dev/null || true
+    _sb_journal_add F "$_sb_mp" "$_sb_pid"
+    for ((_sb_t = 0; _sb_t < 50; _sb_t++)); do
+        mountpoint -q -- "$_sb_mp" && break
+        kill -0 "$_sb_pid" 2>/dev/null || sb_fail "sb_fakedisk ended at once: $(<"$_sb_mp.log")"
+        sleep 0.1
+    done
+    mountpoint -q -- "$_sb_mp" || sb_fail "sb_fakedisk did not mount $_sb_mp within 5 s: $(<"$_sb_mp.log")"
+    _sb_journal_add L "$_sb_mp/disk"
+    _sb_dev=$(losetup -f --show ${_sb_dio:+--direct-io=on} "$_sb_mp/disk" 2>"$_SB_ROOT/losetup.err") ||
+        sb_fail "losetup -f --show ${_sb_dio:+--direct-io=on }$_sb_mp/disk: $(<"$_SB_ROOT/losetup.err")"
+    [[ $_sb_dev == /dev/* && -b $_sb_dev ]] || sb_fail "losetup printed '$_sb_dev', not a block device"
+    if [[ -n $_sb_dio && $(cat "/sys/block/${_sb_dev##*/}/loop/dio" 2>/dev/null) != 1 ]]; then
+        _sb_log "warning: direct I/O is off on $_sb_dev over $_sb_mp/disk (this kernel's FUSE does not take it); the FUSE file still caches nothing"
+    fi
+    _sb_settle
+    SB_FUSE_BACKING=$_sb_back
+    SB_FUSE_FILE=$_sb_mp/disk
+    SB_FUSE_CONTROL=$_sb_mp.ctl
+    SB_FUSE_STATS=$_sb_mp/stats
+    _sb_set "$_sb_var" "$_sb_dev"
 }
 
 # _sb_number N[K|M|G]: print the integer.
