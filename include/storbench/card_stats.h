@@ -6,12 +6,18 @@
  *                   or write cache filling), the rates before and after with
  *                   their 95% intervals, and whether an idle pause brings the
  *                   rate back.
+ * sb_geometry_find  the erase-block size from read timings around odd
+ *                   multiples of each power of two (flashbench's -a), with
+ *                   the evidence per size, whether more repetitions are
+ *                   needed, and partition alignment advice.
+ * sb_openau_find    how many allocation units a card keeps open, from the
+ *                   write rate with 1, 2, ... N AUs written round-robin.
  *
  * Pure functions: no I/O, no printing, no clock. Inputs are borrowed and
  * never kept; results are plain structs the caller owns (no pointers into
  * the inputs). The methods and the reason for every threshold are written
- * beside the constants in lib/stats/card_cliff.c; the constants that
- * shape a result are repeated here.
+ * beside the constants in lib/stats/card_cliff.c and card_geometry.c; the
+ * constants that shape a result are repeated here.
  */
 #ifndef STORBENCH_CARD_STATS_H
 #define STORBENCH_CARD_STATS_H
@@ -113,5 +119,131 @@ typedef struct sb_cliff {
 SB_MUST_CHECK sb_status sb_cliff_find(const sb_cliff_sample *v, size_t n,
                                       const sb_cliff_sample *post, size_t npost, sb_cliff *out,
                                       sb_error *err);
+
+/* ---- the erase-block boundary ------------------------------------------
+ *
+ * For each tested size B (a power of two), the caller reads, at many odd
+ * multiples of B and repeatedly, three small reads back to back: one just
+ * before the multiple, one straddling it and one just after. A read that
+ * straddles an erase-block boundary costs more; for B below the erase block
+ * E an odd multiple of B is never a multiple of E, for B >= E it always is.
+ * Per triple the difference across - (before + after) / 2 is formed; per B
+ * its median and a distribution-free confidence interval (sign test, level
+ * SB_GEOM_LEVEL) decide one of three states. B is POSITIVE when the
+ * interval lies above 0, ZERO when it lies below a difference too small to
+ * matter (SB_GEOM_MIN_REL of the median plain read), UNCLEAR otherwise. The
+ * erase block is the smallest B from which every larger B is POSITIVE;
+ * when the differences rise in two steps (a page boundary, then the erase
+ * block), the larger step wins (see card_geometry.c).
+ */
+#define SB_GEOM_LEVEL 0.999
+#define SB_GEOM_MIN_REL 0.05
+#define SB_GEOM_MAX_SIZES 48
+
+typedef struct sb_geom_triple {
+    uint64_t before_ns; /* the read just before the multiple of B */
+    uint64_t across_ns; /* the read straddling it */
+    uint64_t after_ns;  /* the read just after it */
+} sb_geom_triple;
+
+/* The triples measured for one size. */
+typedef struct sb_geom_size {
+    uint64_t size_bytes; /* B, a power of two */
+    const sb_geom_triple *v;
+    size_t n;
+} sb_geom_size;
+
+typedef enum sb_geom_state {
+    SB_GEOM_UNCLEAR,  /* neither: more triples are needed (or fewer than the level allows) */
+    SB_GEOM_ZERO,     /* the straddling read costs no more than SB_GEOM_MIN_REL */
+    SB_GEOM_POSITIVE, /* it clearly costs more */
+} sb_geom_state;
+
+typedef struct sb_geom_evidence {
+    uint64_t size_bytes;
+    size_t n;       /* triples */
+    double diff_ns; /* median of across - (before + after) / 2 */
+    double lo_ns;   /* its SB_GEOM_LEVEL interval; -inf / +inf when n is too small */
+    double hi_ns;
+    double base_ns; /* median of the before and after reads */
+    sb_geom_state state;
+    bool repeat; /* more triples of this size may change the answer: UNCLEAR, or one
+                  * of the two sizes of the erase block's step while that is not clear */
+} sb_geom_evidence;
+
+typedef struct sb_geometry {
+    bool found;           /* false: "no clear boundary" */
+    uint64_t erase_bytes; /* the erase-block size when found, else 0 */
+    uint64_t first_bytes; /* the smallest B of the positive run: < erase_bytes when a
+                           * smaller boundary (a page) also costs something; else 0 */
+    bool more_needed;     /* some size has repeat set (sb_geometry_need_more) */
+    size_t nsizes;        /* evidence for each size, in the order given */
+    sb_geom_evidence sizes[SB_GEOM_MAX_SIZES];
+} sb_geometry;
+
+/* Decides from the triples of nsizes sizes, given in increasing order of B.
+ * A size with no triples is UNCLEAR. Refuses (SB_E_INVALID) nsizes 0 or
+ * above SB_GEOM_MAX_SIZES, a B that is not a power of two, sizes out of
+ * order or repeated; SB_E_NOMEM when its work array cannot be allocated.
+ * *out is zeroed on failure. The arrays are borrowed. */
+SB_MUST_CHECK sb_status sb_geometry_find(const sb_geom_size *sizes, size_t nsizes, sb_geometry *out,
+                                         sb_error *err);
+
+/* The sequential rule: true while the answer may still change (some size
+ * has repeat set). The caller measures more triples for the sizes with
+ * repeat set, calls sb_geometry_find again with all triples so far, and
+ * stops when this is false or its time is up (then the answer stands as
+ * found, an UNCLEAR size counting as not POSITIVE). The level SB_GEOM_LEVEL
+ * is strict enough for a few dozen such rounds (card_geometry.c). */
+bool sb_geometry_need_more(const sb_geometry *g);
+
+/* Partition alignment advice for an erase block of erase_bytes (0 when
+ * none was found) on a device of sector_bytes logical sectors: start and
+ * size of every partition a multiple of align_bytes. */
+typedef struct sb_geom_advice {
+    uint64_t align_bytes;   /* max(erase block, 1 MiB); 4 MiB when unknown */
+    uint64_t align_sectors; /* align_bytes / sector_bytes */
+    bool default_ok;        /* the 1 MiB default of fdisk and parted already fits */
+    bool known;             /* false: no erase block found, 4 MiB is the usual SD AU */
+} sb_geom_advice;
+
+/* Fills *out for a render such as "align partitions to 4 MiB (8192
+ * sectors)". Refuses (SB_E_INVALID) an erase_bytes or sector_bytes that is
+ * not a power of two (erase_bytes 0 excepted) and a sector larger than the
+ * alignment. */
+SB_MUST_CHECK sb_status sb_geometry_advice(uint64_t erase_bytes, uint32_t sector_bytes,
+                                           sb_geom_advice *out, sb_error *err);
+
+/* ---- open allocation units ---------------------------------------------
+ *
+ * rates[i] is the write rate (bytes/s, with its 95% half-width; the other
+ * fields of sb_estimate are not read) measured with i + 1 AUs written
+ * round-robin. A card that keeps k AUs open writes k of them at its normal
+ * rate and falls by a large factor at k + 1 (every write then closes an AU
+ * and garbage-collects it). The fall is clear when even the upper end of
+ * the rate's interval is SB_OPENAU_FACTOR times below the lower end of the
+ * best rate with fewer AUs.
+ */
+#define SB_OPENAU_FACTOR 2.0
+
+typedef enum sb_openau_verdict {
+    SB_OPENAU_FOUND,    /* open_aus AUs are kept open; open_aus + 1 falls */
+    SB_OPENAU_AT_LEAST, /* no fall up to the n tested: at least open_aus = n */
+    SB_OPENAU_UNCLEAR,  /* a fall after open_aus, but a larger count is fast again:
+                         * measure again */
+} sb_openau_verdict;
+
+typedef struct sb_openau {
+    sb_openau_verdict verdict;
+    unsigned open_aus;
+    double rate_within; /* best rate with open_aus or fewer, bytes/s */
+    double rate_beyond; /* rate with open_aus + 1 (0 for AT_LEAST) */
+} sb_openau;
+
+/* Decides from n rates (n >= 1). Refuses (SB_E_INVALID) n 0, and a rate or
+ * half-width that is negative or not a finite number. *out is zeroed on
+ * failure. */
+SB_MUST_CHECK sb_status sb_openau_find(const sb_estimate *rates, size_t n, sb_openau *out,
+                                       sb_error *err);
 
 #endif

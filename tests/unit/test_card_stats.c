@@ -1,6 +1,7 @@
 /*
  * test_card_stats.c: unit tests of the card statistics (card_stats.h): the
- * write cliff.
+ * write cliff, the erase-block boundary, the alignment advice and the
+ * open-AU count.
  *
  * Every input is synthetic and seeded (sb_rng), so a failure reproduces.
  * The precision goals are checked over CASE_SEEDS seeded series per case,
@@ -467,6 +468,405 @@ static void test_cliff_refused(void **state)
     assert_true(out.before.rate == 1e10);
 }
 
+/* ---- the erase-block boundary --------------------------------------------- */
+
+/* A device whose straddling reads cost cost_ns more from size erase on
+ * (and page_cost_ns more from size page on: a smaller boundary), with
+ * plain reads of base_ns times 1 + noise * N(0, 1), and each read stalled
+ * by 20 ms with probability stall. */
+typedef struct geom_dev {
+    uint64_t erase; /* 0: no boundary */
+    double cost_ns;
+    uint64_t page;
+    double page_cost_ns;
+    double base_ns;
+    double noise;
+    double stall;
+} geom_dev;
+
+enum { GEOM_NSIZES = 13, GEOM_MAX_TRIPLES = 4096 };
+
+typedef struct geom_run {
+    sb_geom_triple v[GEOM_NSIZES][GEOM_MAX_TRIPLES];
+    sb_geom_size sizes[GEOM_NSIZES];
+} geom_run;
+
+static uint64_t geom_read(const geom_dev *d, double extra, sb_rng *r)
+{
+    double t = d->base_ns * (1 + d->noise * normal(r)) + extra;
+    if (uniform(r) < d->stall)
+        t += 20e6;
+    return t < 1 ? 1 : (uint64_t)t;
+}
+
+/* Adds more triples to size i. */
+static void geom_measure(geom_run *g, size_t i, const geom_dev *d, size_t more, sb_rng *r)
+{
+    uint64_t b = g->sizes[i].size_bytes;
+    double extra = (d->erase && b >= d->erase ? d->cost_ns : 0) +
+                   (d->page && b >= d->page ? d->page_cost_ns : 0);
+    for (size_t k = 0; k < more && g->sizes[i].n < GEOM_MAX_TRIPLES; k++) {
+        sb_geom_triple *t = &g->v[i][g->sizes[i].n++];
+        t->before_ns = geom_read(d, 0, r);
+        t->across_ns = geom_read(d, extra, r);
+        t->after_ns = geom_read(d, 0, r);
+    }
+}
+
+static void geom_start(geom_run *g)
+{
+    for (size_t i = 0; i < GEOM_NSIZES; i++) {
+        g->sizes[i].size_bytes = (16 * KIB_U) << i; /* 16 KiB .. 64 MiB */
+        g->sizes[i].v = g->v[i];
+        g->sizes[i].n = 0;
+    }
+}
+
+/* The sequential procedure a caller follows: 16 triples per size, then 16
+ * more for each size to repeat per round, until nothing is unclear or
+ * max_rounds rounds were made. Returns the triples taken in all. */
+static size_t geom_sequential(geom_run *g, const geom_dev *d, size_t max_rounds, sb_rng *r,
+                              sb_geometry *out)
+{
+    geom_start(g);
+    for (size_t i = 0; i < GEOM_NSIZES; i++)
+        geom_measure(g, i, d, 16, r);
+    size_t total = 16 * GEOM_NSIZES;
+    for (size_t round = 0;; round++) {
+        assert_int_equal(sb_geometry_find(g->sizes, GEOM_NSIZES, out, NULL), SB_OK);
+        if (!sb_geometry_need_more(out) || round == max_rounds)
+            return total;
+        for (size_t i = 0; i < GEOM_NSIZES; i++)
+            if (out->sizes[i].repeat) {
+                geom_measure(g, i, d, 16, r);
+                total += 16;
+            }
+    }
+}
+
+typedef struct geom_case {
+    const char *name;
+    geom_dev dev;
+    uint64_t want;  /* erase_bytes expected, 0: no clear boundary */
+    uint64_t first; /* first_bytes expected */
+    double min_rate;
+} geom_case;
+
+static const geom_case geom_cases[] = {
+    { "4 MiB, 2 ms, stalls", { 4 * MIB_U, 2e6, 0, 0, 0.3e6, 0.1, 0.01 }, 4 * MIB_U, 0, 0.99 },
+    { "8 MiB, 2 ms, stalls", { 8 * MIB_U, 2e6, 0, 0, 0.3e6, 0.1, 0.01 }, 8 * MIB_U, 0, 0.99 },
+    { "4 MiB, 0.05 ms, 10% noise", { 4 * MIB_U, 0.05e6, 0, 0, 0.3e6, 0.1, 0 }, 4 * MIB_U, 0, 0.99 },
+    { "page 32 KiB + 4 MiB",
+      { 4 * MIB_U, 1e6, 32 * KIB_U, 0.1e6, 0.3e6, 0.1, 0.01 },
+      4 * MIB_U,
+      32 * KIB_U,
+      0.99 },
+    { "no boundary, stalls", { 0, 0, 0, 0, 0.3e6, 0.1, 0.01 }, 0, 0, 0.99 },
+    { "no boundary, 30% noise", { 0, 0, 0, 0, 0.3e6, 0.3, 0.02 }, 0, 0, 0.99 },
+};
+
+static void test_geometry_cases(void **state)
+{
+    (void)state;
+    geom_run *g = malloc(sizeof *g);
+    assert_non_null(g);
+    for (size_t c = 0; c < ARRAY_LEN(geom_cases); c++) {
+        const geom_case *gc = &geom_cases[c];
+        size_t ok = 0, settled = 0, triples = 0, max_triples = 0;
+        for (uint64_t seed = 1; seed <= CASE_SEEDS; seed++) {
+            sb_rng r = sb_rng_seeded(seed, 400 + c);
+            sb_geometry out;
+            size_t t = geom_sequential(g, &gc->dev, 30, &r, &out);
+            triples += t;
+            max_triples = t > max_triples ? t : max_triples;
+            settled += !sb_geometry_need_more(&out);
+            bool good =
+                gc->want ? out.found && out.erase_bytes == gc->want && out.first_bytes == gc->first
+                         : !out.found && out.erase_bytes == 0;
+            ok += good;
+        }
+        print_message("geometry %-26s as expected %3zu/%d, settled %3zu, triples per series "
+                      "%zu on average (at most %zu)\n",
+                      gc->name, ok, CASE_SEEDS, settled, triples / CASE_SEEDS, max_triples);
+        if ((double)ok < gc->min_rate * CASE_SEEDS)
+            fail_msg("%s: %zu of %d as expected, below %.0f%%", gc->name, ok, CASE_SEEDS,
+                     100 * gc->min_rate);
+    }
+    free(g);
+}
+
+/* A small cost with few triples: "more needed", nothing claimed; with enough,
+ * found. */
+static void test_geometry_more_needed(void **state)
+{
+    (void)state;
+    geom_run *g = malloc(sizeof *g);
+    assert_non_null(g);
+    geom_dev d = { 4 * MIB_U, 0.05e6, 0, 0, 0.3e6, 0.1, 0 };
+    size_t few_found = 0, many_found = 0;
+    for (uint64_t seed = 1; seed <= CASE_SEEDS; seed++) {
+        sb_rng r = sb_rng_seeded(seed, 500);
+        sb_geometry out;
+        geom_start(g);
+        for (size_t i = 0; i < GEOM_NSIZES; i++)
+            geom_measure(g, i, &d, 8, &r);
+        assert_int_equal(sb_geometry_find(g->sizes, GEOM_NSIZES, &out, NULL), SB_OK);
+        assert_true(sb_geometry_need_more(&out));
+        for (size_t i = 0; i < GEOM_NSIZES; i++) {
+            assert_int_equal(out.sizes[i].state, SB_GEOM_UNCLEAR);
+            assert_true(isinf(out.sizes[i].lo_ns) && isinf(out.sizes[i].hi_ns));
+        }
+        few_found += out.found;
+        for (size_t i = 0; i < GEOM_NSIZES; i++)
+            geom_measure(g, i, &d, 400 - 8, &r);
+        assert_int_equal(sb_geometry_find(g->sizes, GEOM_NSIZES, &out, NULL), SB_OK);
+        many_found += out.found && out.erase_bytes == 4 * MIB_U;
+    }
+    print_message("geometry small cost: found with 8 triples per size %zu/%d, with 400 %zu/%d\n",
+                  few_found, CASE_SEEDS, many_found, CASE_SEEDS);
+    assert_int_equal(few_found, 0);
+    assert_true(many_found >= CASE_SEEDS * 99 / 100);
+    free(g);
+}
+
+/* Hand-made evidence: exact medians, the interval's ranks, the states. */
+static void test_geometry_evidence(void **state)
+{
+    (void)state;
+    /* 11 triples are the fewest with a 99.9% interval, which is then [min,
+     * max]; with 12 too (2 * 2^-12 + 2 * 12 * 2^-12 > 0.001). */
+    sb_geom_triple pos[12], zero[12], none[1];
+    for (size_t i = 0; i < 12; i++) {
+        pos[i] = (sb_geom_triple){ 1000, 1500 + 10 * i, 1000 };
+        zero[i] = (sb_geom_triple){ 1000, 1000 + i, 1000 + 3 * i }; /* d = -i / 2 */
+    }
+    none[0] = (sb_geom_triple){ 1000, 9000, 1000 };
+    sb_geom_size sizes[] = {
+        { 1 * MIB_U, zero, 12 },
+        { 2 * MIB_U, none, 1 },
+        { 4 * MIB_U, pos, 12 },
+        { 8 * MIB_U, pos, 10 },
+    };
+    sb_geometry out;
+    assert_int_equal(sb_geometry_find(sizes, 3, &out, NULL), SB_OK);
+    assert_int_equal(out.nsizes, 3);
+    assert_int_equal(out.sizes[0].state, SB_GEOM_ZERO); /* [-5.5, 0]: below 5% of 1000 */
+    assert_true(out.sizes[0].hi_ns == 0 && out.sizes[0].lo_ns == -5.5);
+    assert_true(out.sizes[0].diff_ns == -2.75 && out.sizes[0].base_ns == 1000);
+    assert_int_equal(out.sizes[1].state, SB_GEOM_UNCLEAR);
+    assert_true(out.sizes[1].diff_ns == 8000);
+    assert_int_equal(out.sizes[2].state, SB_GEOM_POSITIVE);
+    assert_true(out.sizes[2].diff_ns == 555 && out.sizes[2].lo_ns == 500 &&
+                out.sizes[2].hi_ns == 610 && out.sizes[2].base_ns == 1000);
+    assert_true(out.found && out.erase_bytes == 4 * MIB_U && out.first_bytes == 0);
+    assert_true(sb_geometry_need_more(&out));
+
+    /* 10 triples at the top: UNCLEAR, so no boundary yet. */
+    assert_int_equal(sb_geometry_find(sizes, 4, &out, NULL), SB_OK);
+    assert_int_equal(out.sizes[3].state, SB_GEOM_UNCLEAR);
+    assert_false(out.found);
+    assert_int_equal(out.erase_bytes, 0);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The evidence against a sort: median, the sign test's ranks (from the
+ * binomial distribution summed here in exact integers where n allows), the
+ * base, for odd and even n, ties and stalls. */
+static void test_geometry_vs_sort(void **state)
+{
+    (void)state;
+    static const size_t ns[] = { 11, 12, 13, 30, 31, 64, 257, 1000, 4096 };
+    static sb_geom_triple t[4096];
+    static double d[4096], base[8192];
+    for (size_t c = 0; c < ARRAY_LEN(ns); c++) {
+        size_t n = ns[c];
+        sb_rng r = sb_rng_seeded(c, 700);
+        for (size_t i = 0; i < n; i++) {
+            /* Coarse values, so that ties occur; now and then a stall. */
+            t[i].before_ns = 1000 + 10 * (sb_rng_next(&r) % 20);
+            t[i].across_ns = 1000 + 10 * (sb_rng_next(&r) % 30) + (i % 37 == 5 ? 20000000 : 0);
+            t[i].after_ns = 1000 + 10 * (sb_rng_next(&r) % 20);
+            d[i] = (double)t[i].across_ns - ((double)t[i].before_ns + (double)t[i].after_ns) / 2;
+            base[2 * i] = (double)t[i].before_ns;
+            base[2 * i + 1] = (double)t[i].after_ns;
+        }
+        qsort(d, n, sizeof d[0], cmp_double);
+        qsort(base, 2 * n, sizeof base[0], cmp_double);
+        /* l: the largest with P(Bin(n, 1/2) <= l - 1) <= 0.0005, summed in
+         * long double. */
+        long double cdf = 0, term = powl(0.5L, (long double)n);
+        size_t l = 0;
+        for (size_t k = 0; k <= n / 2; k++) {
+            cdf += term;
+            if (cdf > 0.0005L)
+                break;
+            l = k + 1;
+            term = term * (long double)(n - k) / (long double)(k + 1);
+        }
+        sb_geom_size size = { 64 * KIB_U, t, n };
+        sb_geometry out;
+        assert_int_equal(sb_geometry_find(&size, 1, &out, NULL), SB_OK);
+        const sb_geom_evidence *e = &out.sizes[0];
+        double med = n % 2 ? d[n / 2] : (d[n / 2 - 1] + d[n / 2]) / 2;
+        assert_true(e->diff_ns == med);
+        assert_true(e->base_ns == (base[n - 1] + base[n]) / 2);
+        assert_true(l > 0);
+        if (e->lo_ns != d[l - 1] || e->hi_ns != d[n - l])
+            fail_msg("n %zu: [%g, %g], sorted ranks %zu give [%g, %g]", n, e->lo_ns, e->hi_ns, l,
+                     d[l - 1], d[n - l]);
+    }
+}
+
+static void test_geometry_refused(void **state)
+{
+    (void)state;
+    sb_geom_triple t = { 1, 2, 3 };
+    sb_geom_size bad_pow[] = { { 3 * MIB_U, &t, 1 } };
+    sb_geom_size bad_order[] = { { 4 * MIB_U, &t, 1 }, { 2 * MIB_U, &t, 1 } };
+    sb_geom_size twice[] = { { 4 * MIB_U, &t, 1 }, { 4 * MIB_U, &t, 1 } };
+    sb_geometry out;
+    sb_error err;
+    assert_int_equal(sb_geometry_find(bad_pow, 0, &out, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "the erase-block search takes 1 to 48 sizes, not 0");
+    assert_int_equal(sb_geometry_find(bad_pow, 1, &out, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "erase-block search: size 3145728 is not a power of two");
+    assert_int_equal(sb_geometry_find(bad_order, 2, &out, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "erase-block search: size 2097152 follows 4194304 (sizes go in "
+                                 "increasing order, each once)");
+    assert_int_equal(sb_geometry_find(twice, 2, &out, NULL), SB_E_INVALID);
+    assert_false(out.found);
+    assert_int_equal(out.nsizes, 0);
+}
+
+/* ---- alignment advice ------------------------------------------------------ */
+
+static void test_geometry_advice(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t erase;
+        uint32_t sector;
+        uint64_t bytes, sectors;
+        bool default_ok, known;
+    } cases[] = {
+        { 4 * MIB_U, 512, 4 * MIB_U, 8192, false, true },
+        { 8 * MIB_U, 4096, 8 * MIB_U, 2048, false, true },
+        { 512 * KIB_U, 512, MIB_U, 2048, true, true },
+        { MIB_U, 512, MIB_U, 2048, true, true },
+        { 0, 512, 4 * MIB_U, 8192, false, false },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        sb_geom_advice a;
+        assert_int_equal(sb_geometry_advice(cases[i].erase, cases[i].sector, &a, NULL), SB_OK);
+        assert_int_equal(a.align_bytes, cases[i].bytes);
+        assert_int_equal(a.align_sectors, cases[i].sectors);
+        assert_int_equal(a.default_ok, cases[i].default_ok);
+        assert_int_equal(a.known, cases[i].known);
+    }
+    sb_geom_advice a;
+    sb_error err;
+    assert_int_equal(sb_geometry_advice(3 * MIB_U, 512, &a, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "erase-block size 3145728 is not a power of two");
+    assert_int_equal(sb_geometry_advice(4 * MIB_U, 1000, &a, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "sector size 1000 is not a power of two");
+    assert_int_equal(sb_geometry_advice(0, 8u << 20, &a, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "sector size 8388608 is larger than the alignment of 4194304 "
+                                 "bytes");
+    assert_int_equal(a.align_bytes, 0);
+}
+
+/* ---- open allocation units ------------------------------------------------- */
+
+static void test_openau(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        double rate[8], hw[8];
+        size_t n;
+        sb_openau_verdict want;
+        unsigned open;
+        double within, beyond;
+    } cases[] = {
+        { "4 open",
+          { 10, 10, 9.5, 10, 2, 1.8 },
+          { .2, .2, .2, .2, .1, .1 },
+          6,
+          SB_OPENAU_FOUND,
+          4,
+          10,
+          2 },
+        { "1 open", { 12, 1, 1 }, { 0 }, 3, SB_OPENAU_FOUND, 1, 12, 1 },
+        { "one count", { 10 }, { 1 }, 1, SB_OPENAU_AT_LEAST, 1, 10, 0 },
+        { "no fall",
+          { 10, 9, 8.5, 9.5, 8 },
+          { .5, .5, .5, .5, .5 },
+          5,
+          SB_OPENAU_AT_LEAST,
+          5,
+          10,
+          0 },
+        { "a 45% fall is not one",
+          { 10, 6, 5.5 },
+          { .1, .1, .1 },
+          3,
+          SB_OPENAU_AT_LEAST,
+          3,
+          10,
+          0 },
+        { "noisy: not clear", { 10, 4 }, { 6, 1 }, 2, SB_OPENAU_AT_LEAST, 2, 10, 0 },
+        { "reference is the best before",
+          { 5, 12, 12, 5.5 },
+          { .1, .1, .1, .1 },
+          4,
+          SB_OPENAU_FOUND,
+          3,
+          12,
+          5.5 },
+        { "fast again after the fall",
+          { 10, 10, 2, 9.5, 2 },
+          { .1, .1, .1, .1, .1 },
+          5,
+          SB_OPENAU_UNCLEAR,
+          2,
+          10,
+          2 },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        sb_estimate e[8];
+        memset(e, 0, sizeof e);
+        for (size_t j = 0; j < cases[i].n; j++) {
+            e[j].rate = cases[i].rate[j] * MIB;
+            e[j].half_width = cases[i].hw[j] * MIB;
+        }
+        sb_openau out;
+        assert_int_equal(sb_openau_find(e, cases[i].n, &out, NULL), SB_OK);
+        if (out.verdict != cases[i].want || out.open_aus != cases[i].open ||
+            out.rate_within != cases[i].within * MIB || out.rate_beyond != cases[i].beyond * MIB)
+            fail_msg("%s: verdict %d open %u within %g beyond %g", cases[i].name, (int)out.verdict,
+                     out.open_aus, out.rate_within / MIB, out.rate_beyond / MIB);
+    }
+    sb_estimate bad[2];
+    memset(bad, 0, sizeof bad);
+    sb_openau out;
+    sb_error err;
+    assert_int_equal(sb_openau_find(bad, 0, &out, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "the open-AU count needs the rate with at least 1 AU");
+    bad[1].rate = NAN;
+    assert_int_equal(sb_openau_find(bad, 2, &out, &err), SB_E_INVALID);
+    assert_string_equal(err.msg, "open-AU count: the rate with 2 AUs (nan +- 0 bytes/s) is not a "
+                                 "rate");
+    bad[1].rate = 1;
+    bad[0].half_width = -1;
+    assert_int_equal(sb_openau_find(bad, 2, &out, NULL), SB_E_INVALID);
+    assert_int_equal(out.open_aus, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -477,6 +877,13 @@ int main(void)
         cmocka_unit_test(test_cliff_clean_interpolated),
         cmocka_unit_test(test_cliff_recovery),
         cmocka_unit_test(test_cliff_refused),
+        cmocka_unit_test(test_geometry_cases),
+        cmocka_unit_test(test_geometry_more_needed),
+        cmocka_unit_test(test_geometry_evidence),
+        cmocka_unit_test(test_geometry_vs_sort),
+        cmocka_unit_test(test_geometry_refused),
+        cmocka_unit_test(test_geometry_advice),
+        cmocka_unit_test(test_openau),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
