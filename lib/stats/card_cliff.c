@@ -106,11 +106,12 @@
  * 250 ms for SDHC, 500 ms for SDXC; SSDs' pauses reach a second or two), so
  * a stall cannot fill a side alone.
  *
- * SEG_MIN_CHANGE, 5%: smaller differences between stretches are left in
- * one segment. They matter for no cliff (20%), and a stretch that mixes two
- * rates 5% apart is off from either by at most 5% - where the interval
- * test has already said the difference is within the noise. It is low so
- * that a first small step does not hide the rate before a later large one.
+ * SEG_MIN_CHANGE, 5%: the grain of the segments, which place the
+ * boundaries and are what a report can draw; the levels (above) decide
+ * which changes matter. Smaller differences are left in one segment: a
+ * stretch that mixes two rates 5% apart is off from either by at most 5%,
+ * where the interval test has already found the difference within the
+ * noise.
  *
  * LATE_MARGIN, 0.9: a tail is a fall only if it is 10% slower than every
  * window of its length before it. Among n exchangeable windows the tail is
@@ -118,10 +119,10 @@
  */
 #define SEG_MIN_CHANGE 0.05
 #define LATE_MARGIN 0.90
-/* The grid of best_middle: 200 steps, 20,000 pairs of at most 0.5 s steps
- * in a series shorter than 100 s, and 20,000 pairs of ~1% of the series in
- * a longer one (a stall shorter than 2% of the series is too short to
- * mask a split of the rest anyway). */
+/* The grid of best_middle: at most 200 steps, so at most 20,000 pairs: one
+ * sample a step in a series of up to 200 samples (100 s), 0.5% of the
+ * series in a longer one. The grid only has to land inside the middle
+ * stretch; find_segments then places its boundaries to the sample. */
 #define MIDDLE_GRID 200
 
 typedef struct series {
