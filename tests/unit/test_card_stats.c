@@ -697,16 +697,17 @@ static void test_geometry_vs_sort(void **state)
         }
         qsort(d, n, sizeof d[0], cmp_double);
         qsort(base, 2 * n, sizeof base[0], cmp_double);
-        /* l: the largest with P(Bin(n, 1/2) <= l - 1) <= 0.0005, summed in
-         * long double. */
-        long double cdf = 0, term = powl(0.5L, (long double)n);
+        /* l: the largest with P(Bin(n, 1/2) <= l - 1) <= 0.0005, each term
+         * from lgamma (2^-n underflows a double, and a long double is a
+         * double on ARM). */
+        double cdf = 0, dn = (double)n;
         size_t l = 0;
         for (size_t k = 0; k <= n / 2; k++) {
-            cdf += term;
-            if (cdf > 0.0005L)
+            double dk = (double)k;
+            cdf += exp(lgamma(dn + 1) - lgamma(dk + 1) - lgamma(dn - dk + 1) - dn * log(2.0));
+            if (cdf > 0.0005)
                 break;
             l = k + 1;
-            term = term * (long double)(n - k) / (long double)(k + 1);
         }
         sb_geom_size size = { 64 * KIB_U, t, n };
         sb_geometry out;
