@@ -59,15 +59,22 @@ static void read_text(const char *path, char *out, size_t len)
     fclose(f);
 }
 
-static bool sysfs_u64(const char *dir, const char *name, unsigned long long *v)
+/* A sysfs number in base (10, or 0 for any base strtoull knows: "0x000003",
+ * "6"); false when the file is absent or is not one number. */
+static bool sysfs_number(const char *dir, const char *name, int base, unsigned long long *v)
 {
     char buf[64], *end;
     sysfs_read(dir, name, buf, sizeof buf);
     if (!buf[0])
         return false;
     errno = 0;
-    *v = strtoull(buf, &end, 10);
+    *v = strtoull(buf, &end, base);
     return errno == 0 && end != buf && *end == '\0';
+}
+
+static bool sysfs_u64(const char *dir, const char *name, unsigned long long *v)
+{
+    return sysfs_number(dir, name, 10, v);
 }
 
 static bool exists(const char *dir, const char *name)
@@ -609,19 +616,6 @@ sb_status sb_probe_snapshot_take(const char *root, const char *target, sb_probe_
 
 /* ---- the SD or MMC card under a block device ----------------------------- */
 
-/* A sysfs number in any base strtoul knows ("0x000003", "6"); false when
- * the file is absent or is not one number. */
-static bool sysfs_num(const char *dir, const char *name, unsigned long long *v)
-{
-    char buf[64], *end;
-    sysfs_read(dir, name, buf, sizeof buf);
-    if (!buf[0])
-        return false;
-    errno = 0;
-    *v = strtoull(buf, &end, 0);
-    return errno == 0 && end != buf && *end == '\0';
-}
-
 /* Reads file name of dir into out; true when it was there and not empty. */
 static bool sysfs_text(const char *dir, const char *name, char *out, size_t len)
 {
@@ -641,22 +635,22 @@ static void card_read(const char *root, const char *dir, const char *host, sb_sd
     c->has_ssr = sysfs_text(dir, "ssr", c->ssr_hex, sizeof c->ssr_hex);
     c->has_name = sysfs_text(dir, "name", c->name, sizeof c->name);
     c->has_date = sysfs_text(dir, "date", c->date, sizeof c->date);
-    if ((c->has_manfid = sysfs_num(dir, "manfid", &v)))
+    if ((c->has_manfid = sysfs_number(dir, "manfid", 0, &v)))
         c->manfid = (unsigned)v;
-    if ((c->has_oemid = sysfs_num(dir, "oemid", &v)))
+    if ((c->has_oemid = sysfs_number(dir, "oemid", 0, &v)))
         c->oemid = (unsigned)v;
-    if ((c->has_serial = sysfs_num(dir, "serial", &v)))
+    if ((c->has_serial = sysfs_number(dir, "serial", 0, &v)))
         c->serial = (uint32_t)v;
-    if ((c->has_hwrev = sysfs_num(dir, "hwrev", &v)))
+    if ((c->has_hwrev = sysfs_number(dir, "hwrev", 0, &v)))
         c->hwrev = (unsigned)v;
-    if ((c->has_fwrev = sysfs_num(dir, "fwrev", &v)))
+    if ((c->has_fwrev = sysfs_number(dir, "fwrev", 0, &v)))
         c->fwrev = (unsigned)v;
     c->ext_csd_rev = -1;
-    if ((c->has_ext_csd_rev = sysfs_num(dir, "rev", &v) && v < 256))
+    if ((c->has_ext_csd_rev = sysfs_number(dir, "rev", 0, &v) && v < 256))
         c->ext_csd_rev = (int)v;
-    if ((c->has_preferred_erase = sysfs_num(dir, "preferred_erase_size", &v)))
+    if ((c->has_preferred_erase = sysfs_number(dir, "preferred_erase_size", 0, &v)))
         c->preferred_erase_bytes = v;
-    if ((c->has_erase_size = sysfs_num(dir, "erase_size", &v)))
+    if ((c->has_erase_size = sysfs_number(dir, "erase_size", 0, &v)))
         c->erase_bytes = v;
 
     /* Each register is decoded by the layout of its card type: an SD
