@@ -47,10 +47,10 @@ static void print_help(const char *usage, const cli_option *opts)
 static const struct {
     const char *word, *option;
 } synonyms[] = {
-    { "size", "file-size" },       { "filesize", "file-size" }, { "runtime", "max-time" },
-    { "time", "max-time" },        { "directory", "root" },     { "dir", "directory" },
-    { "filename", "file" },        { "buffered", "no-direct" }, { "readonly", "read-only" },
-    { "writeonly", "write-only" }, { "json", "format" },        { "output-format", "format" },
+    { "size", "file-size" },     { "filesize", "file-size" },   { "runtime", "max-time" },
+    { "time", "max-time" },      { "dir", "directory" },        { "filename", "file" },
+    { "buffered", "no-direct" }, { "readonly", "read-only" },   { "writeonly", "write-only" },
+    { "json", "format" },        { "output-format", "format" },
 };
 
 /* Whether opts has a long option called name. */
