@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "engine/engine.h"
+#include "runner/job_args.h"
 #include "storbench/suite.h"
 #include "target/target.h"
 
@@ -19,86 +20,17 @@ void sb_suite_config_init(sb_suite_config *c)
     c->runtime_us = 5000000;
 }
 
-/* SB_OK when the engine called name exists and works here; why not in
- * err. */
-static SB_MUST_CHECK sb_status engine_check(const char *name, sb_error *err)
-{
-    const sb_engine_ops *e = sb_engine_find(name);
-    if (!e)
-        return sb_error_set(err, SB_E_INVALID, 0, "--engine: '%s' is not an engine", name);
-    return e->probe ? e->probe(err) : SB_OK;
-}
-
-/* The engine of the queued tests: the one asked for (an error when it does
- * not work here), else the first of the profile's two that works; *out is
- * NULL when neither does. The standard suite prefers io_uring, the pi
- * profile libaio (what Storage.sh's fio uses). When an engine was passed
- * over, passed (may be NULL) gets the names of those that do not work here
- * ("io_uring", or "io_uring, libaio") and why (may be NULL) their probes'
- * messages, each cut to its buffer's size; both are "" otherwise. */
+/* The engine of the queued tests: the one asked for, else io_uring then
+ * libaio for the standard suite, libaio then io_uring for the pi profile
+ * (what Storage.sh's fio uses). As sb_job_args_engine. */
 static SB_MUST_CHECK sb_status pick_engine(const sb_suite_config *c, const char **out, char *passed,
                                            size_t passed_size, char *why, size_t why_size,
                                            sb_error *err)
 {
-    *out = NULL;
-    if (passed && passed_size)
-        passed[0] = '\0';
-    if (why && why_size)
-        why[0] = '\0';
-    if (c->engine) {
-        SB_TRY(engine_check(c->engine, err));
-        *out = c->engine;
-        return SB_OK;
-    }
-    const char *order[2] = { "io_uring", "libaio" };
-    if (c->profile == SB_SUITE_PI) {
-        order[0] = "libaio";
-        order[1] = "io_uring";
-    }
-    for (size_t i = 0; i < 2 && !*out; i++) {
-        sb_error no;
-        if (engine_check(order[i], &no) == SB_OK) {
-            *out = order[i];
-            break;
-        }
-        if (passed && passed_size) {
-            size_t n = strlen(passed);
-            snprintf(passed + n, passed_size - n, "%s%s", n ? ", " : "", order[i]);
-        }
-        if (why && why_size) {
-            size_t n = strlen(why);
-            snprintf(why + n, why_size - n, "%s%s", n ? "; " : "", no.msg);
-        }
-    }
-    return SB_OK;
-}
-
-typedef struct argv_b {
-    char **v;
-    int n;
-    bool oom;
-} argv_b;
-
-static void add(argv_b *b, const char *fmt, ...) SB_PRINTF(2, 3);
-static void add(argv_b *b, const char *fmt, ...)
-{
-    if (b->oom)
-        return;
-    char **nv = realloc(b->v, (size_t)(b->n + 2) * sizeof *nv);
-    if (!nv) {
-        b->oom = true;
-        return;
-    }
-    b->v = nv;
-    va_list ap;
-    va_start(ap, fmt);
-    int r = vasprintf(&b->v[b->n], fmt, ap);
-    va_end(ap);
-    if (r < 0) {
-        b->oom = true;
-        return;
-    }
-    b->v[++b->n] = NULL;
+    static const char *const std_order[2] = { "io_uring", "libaio" };
+    static const char *const pi_order[2] = { "libaio", "io_uring" };
+    return sb_job_args_engine(c->engine, c->profile == SB_SUITE_PI ? pi_order : std_order, out,
+                              passed, passed_size, why, why_size, err);
 }
 
 static const struct std_test {
@@ -163,80 +95,80 @@ static SB_MUST_CHECK sb_status suite_args(const sb_suite_config *c, const char *
 {
     *argv = NULL;
     *argc = 0;
-    argv_b b = { 0 };
+    sb_job_argv b = { 0 };
     long pid = (long)getpid();
-    add(&b, "--directory=%s", dir);
+    sb_job_argv_add(&b, "--directory=%s", dir);
     if (c->profile == SB_SUITE_STANDARD) {
         uint64_t size;
         sb_status st = sb_suite_file_size(c, dir, free_bytes, &size, NULL, err);
         if (st != SB_OK) {
-            sb_suite_args_free(b.v);
+            sb_job_argv_free(b.v);
             return st;
         }
-        add(&b, "--filename=storbench-run-%ld.tmp", pid);
+        sb_job_argv_add(&b, "--filename=storbench-run-%ld.tmp", pid);
         /* In whole GiB or MiB when it is one (fio reads g and m as 1024^3
          * and 1024^2), else in bytes. */
         if (size % (1u << 30) == 0)
-            add(&b, "--size=%" PRIu64 "g", size >> 30);
+            sb_job_argv_add(&b, "--size=%" PRIu64 "g", size >> 30);
         else if (size % (1u << 20) == 0)
-            add(&b, "--size=%" PRIu64 "m", size >> 20);
+            sb_job_argv_add(&b, "--size=%" PRIu64 "m", size >> 20);
         else
-            add(&b, "--size=%" PRIu64, size);
-        add(&b, "--direct=1");
-        add(&b, "--ioengine=%s", aeng ? aeng : "psync");
+            sb_job_argv_add(&b, "--size=%" PRIu64, size);
+        sb_job_argv_add(&b, "--direct=1");
+        sb_job_argv_add(&b, "--ioengine=%s", aeng ? aeng : "psync");
         if (c->runtime_us % 1000000 == 0)
-            add(&b, "--runtime=%" PRIu64 "s", c->runtime_us / 1000000);
+            sb_job_argv_add(&b, "--runtime=%" PRIu64 "s", c->runtime_us / 1000000);
         else
-            add(&b, "--runtime=%" PRIu64 "ms", (c->runtime_us + 999) / 1000);
-        add(&b, "--time_based");
+            sb_job_argv_add(&b, "--runtime=%" PRIu64 "ms", (c->runtime_us + 999) / 1000);
+        sb_job_argv_add(&b, "--time_based");
         for (size_t i = 0; i < sizeof std_tests / sizeof std_tests[0]; i++) {
             const struct std_test *t = &std_tests[i];
-            add(&b, "--name=%s", t->name);
-            add(&b, "--rw=%s", t->rw);
-            add(&b, "--bs=%s", t->bs);
-            add(&b, "--iodepth=%u", t->depth);
+            sb_job_argv_add(&b, "--name=%s", t->name);
+            sb_job_argv_add(&b, "--rw=%s", t->rw);
+            sb_job_argv_add(&b, "--bs=%s", t->bs);
+            sb_job_argv_add(&b, "--iodepth=%u", t->depth);
             if (strcmp(t->rw, "randrw") == 0)
-                add(&b, "--rwmixread=75");
-            add(&b, "--stonewall");
+                sb_job_argv_add(&b, "--rwmixread=75");
+            sb_job_argv_add(&b, "--stonewall");
         }
     } else {
         /* Storage.sh: dd, then fio's random write and read, then iozone,
          * each on its own file as the script's tools use their own. */
-        add(&b, "--name=dd");
-        add(&b, "--filename=storbench-pi-dd-%ld.tmp", pid);
-        add(&b, "--rw=write");
-        add(&b, "--bs=4k");
-        add(&b, "--size=%llu", 130ull * 1024 * 4096);
-        add(&b, "--ioengine=sync");
-        add(&b, "--end_fsync=1");
+        sb_job_argv_add(&b, "--name=dd");
+        sb_job_argv_add(&b, "--filename=storbench-pi-dd-%ld.tmp", pid);
+        sb_job_argv_add(&b, "--rw=write");
+        sb_job_argv_add(&b, "--bs=4k");
+        sb_job_argv_add(&b, "--size=%llu", 130ull * 1024 * 4096);
+        sb_job_argv_add(&b, "--ioengine=sync");
+        sb_job_argv_add(&b, "--end_fsync=1");
         static const char *const fio_rw[] = { "randwrite", "randread" };
         for (int i = 0; i < 2; i++) {
-            add(&b, "--name=fio-%s", fio_rw[i]);
-            add(&b, "--filename=storbench-pi-fio-%ld.tmp", pid);
-            add(&b, "--rw=%s", fio_rw[i]);
-            add(&b, "--bs=4k");
-            add(&b, "--size=80m");
-            add(&b, "--ioengine=%s", aeng ? aeng : "psync");
-            add(&b, "--iodepth=64");
-            add(&b, "--direct=1");
-            add(&b, "--stonewall");
+            sb_job_argv_add(&b, "--name=fio-%s", fio_rw[i]);
+            sb_job_argv_add(&b, "--filename=storbench-pi-fio-%ld.tmp", pid);
+            sb_job_argv_add(&b, "--rw=%s", fio_rw[i]);
+            sb_job_argv_add(&b, "--bs=4k");
+            sb_job_argv_add(&b, "--size=80m");
+            sb_job_argv_add(&b, "--ioengine=%s", aeng ? aeng : "psync");
+            sb_job_argv_add(&b, "--iodepth=64");
+            sb_job_argv_add(&b, "--direct=1");
+            sb_job_argv_add(&b, "--stonewall");
         }
         static const char *const ioz_rw[] = { "write", "read", "randread", "randwrite" };
         for (int i = 0; i < 4; i++) {
-            add(&b, "--name=iozone-%s", ioz_rw[i]);
-            add(&b, "--filename=storbench-pi-iozone-%ld.tmp", pid);
-            add(&b, "--rw=%s", ioz_rw[i]);
-            add(&b, "--bs=4k");
-            add(&b, "--size=80m");
-            add(&b, "--ioengine=psync");
-            add(&b, "--direct=1");
+            sb_job_argv_add(&b, "--name=iozone-%s", ioz_rw[i]);
+            sb_job_argv_add(&b, "--filename=storbench-pi-iozone-%ld.tmp", pid);
+            sb_job_argv_add(&b, "--rw=%s", ioz_rw[i]);
+            sb_job_argv_add(&b, "--bs=4k");
+            sb_job_argv_add(&b, "--size=80m");
+            sb_job_argv_add(&b, "--ioengine=psync");
+            sb_job_argv_add(&b, "--direct=1");
             if (i == 0 || i == 3)
-                add(&b, "--end_fsync=1");
-            add(&b, "--stonewall");
+                sb_job_argv_add(&b, "--end_fsync=1");
+            sb_job_argv_add(&b, "--stonewall");
         }
     }
     if (b.oom) {
-        sb_suite_args_free(b.v);
+        sb_job_argv_free(b.v);
         return sb_error_nomem(err, "for the suite's jobs");
     }
     *argv = b.v;
@@ -256,9 +188,7 @@ sb_status sb_suite_args(const sb_suite_config *c, const char *dir, uint64_t free
 
 void sb_suite_args_free(char **argv)
 {
-    for (char **p = argv; p && *p; p++)
-        free(*p);
-    free(argv);
+    sb_job_argv_free(argv);
 }
 
 sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, sb_error *err)
