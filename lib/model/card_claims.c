@@ -63,9 +63,11 @@ sb_status sb_card_claims_add(sb_card_claims *claims, const char *name, bool from
                             name);
     c.from_card = from_card;
     for (size_t i = 0; i < claims->n; i++) {
-        const sb_card_claim *o = &claims->c[i];
-        if (strcmp(o->name, c.name) == 0)
-            return SB_OK; /* given twice, or by the card and the user: once */
+        sb_card_claim *o = &claims->c[i];
+        if (strcmp(o->name, c.name) == 0) {
+            o->from_card = o->from_card || from_card; /* once, as the card's when it says it */
+            return SB_OK;
+        }
         if (o->family == c.family && o->from_card == from_card)
             return sb_error_set(err, SB_E_INVALID, 0, "%s and %s are two classes of one kind%s",
                                 o->name, c.name, from_card ? " on the card" : "");

@@ -36,6 +36,8 @@ const char *const sb_metric_names[] = {
     "capacity_written", "capacity_usable",
     /* image */
     "flush", "source_wait", "device_wait", "write_busy",
+    /* card */
+    "au_min", "au_median", "measured",
     /* everywhere */
     "bytes", "elapsed"
 };

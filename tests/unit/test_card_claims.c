@@ -95,6 +95,12 @@ static void test_sources(void **state)
     assert_int_equal(sb_card_claims_parse(&cl, "C6,A1", &err), SB_OK);
     assert_int_equal(cl.n, 4);
     assert_true(cl.c[2].from_card); /* A1: the card's */
+    /* The user's first, then the card's: kept once, as the card's. */
+    sb_card_claims u = { 0 };
+    assert_int_equal(sb_card_claims_parse(&u, "U3", &err), SB_OK);
+    assert_int_equal(sb_card_claims_add(&u, "U3", true, &err), SB_OK);
+    assert_int_equal(u.n, 1);
+    assert_true(u.c[0].from_card);
     assert_string_equal(cl.c[3].name, "C6");
     assert_false(cl.c[3].from_card);
     /* Two speed classes on the card are refused. */

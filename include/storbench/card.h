@@ -1,0 +1,95 @@
+/*
+ * card.h: `storbench card`, whether an SD card (or any flash device) keeps
+ * the promises of the classes printed on it (card_claims.h).
+ *
+ * What it does, in order:
+ *  1. Identify: the card's registers (CID, CSD, SCR, SD Status) through
+ *     sysfs when the target is on the mmc bus (probe.h sb_probe_sd_card);
+ *     behind a USB reader none are visible, which is recorded. The classes
+ *     the SD Status states become claims, with those given in the config.
+ *  2. Sequential classes (C, U, V, and the 10 MB/s of A1/A2): n_aus
+ *     allocation units written in order, each in recording units (RU) of
+ *     ru_bytes with O_DIRECT and made durable (fdatasync) before its time
+ *     ends; the rate of each AU is kept. A class holds when the slowest AU
+ *     meets its rate. The AU is the card's (SD Status), else 4 MiB. In a
+ *     directory the AUs are pieces of a file storbench creates; their
+ *     alignment to the device's AUs is read from the file's extents
+ *     (FIEMAP) and recorded (aligned_aus of n_aus).
+ *  3. Application classes (A1, A2): 4 KiB random reads, then writes, over
+ *     area_bytes (256 MiB, as the Raspberry Pi card test), direct, for
+ *     random_us each after a 1 s ramp that is not counted, at queue depth 1 (psync) and at queue
+ * depth 32 through an asynchronous engine (io_uring, else libaio; none: the QD32 tests are left out
+ * and the run says so). A claim is checked against the better of the two depths.
+ *  4. Verdicts: one test "claim X" per claim, with the measured figure, the
+ *     threshold and pass/fail, or "not checked" and why.
+ *
+ * The target: a directory (a file created there and removed after), or,
+ * with destructive, a whole block device under target.h's rules (never
+ * mounted, never the root disk; force to write over a filesystem or a
+ * partition table). On a device the AUs are written from the middle of
+ * the device, AU-aligned, away from the first AUs, which many cards keep
+ * for the FAT.
+ */
+#ifndef STORBENCH_CARD_H
+#define STORBENCH_CARD_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "storbench/card_claims.h"
+#include "storbench/job.h"
+#include "storbench/result.h"
+#include "storbench/sink.h"
+#include "storbench/status.h"
+
+#define SB_CARD_DEFAULT_AU_BYTES (4ull << 20)   /* when the card does not say */
+#define SB_CARD_DEFAULT_RU_BYTES (512ull << 10) /* the Speed Class RU */
+#define SB_CARD_DEFAULT_AUS 16u
+#define SB_CARD_DEFAULT_AREA_BYTES (256ull << 20)
+#define SB_CARD_DEFAULT_RANDOM_US 10000000ull /* 10 s per random test */
+
+/* What the progress callback sees while the AUs are written. */
+typedef struct sb_card_progress {
+    const char *target;
+    unsigned au, n_aus; /* the AU being written (1-based) and how many */
+    uint64_t done_bytes, total_bytes;
+    double rate;   /* bytes/s of the AUs so far */
+    bool starting; /* the first second: no rate shown (see job.h) */
+} sb_card_progress;
+
+typedef void (*sb_card_progress_fn)(const sb_card_progress *p, void *ctx);
+
+typedef struct sb_card_config {
+    sb_card_claims claims; /* the user's (--claim); the card's are added */
+    uint64_t au_bytes;     /* 0: the card's AU, else SB_CARD_DEFAULT_AU_BYTES */
+    uint64_t ru_bytes;
+    unsigned n_aus;
+    uint64_t area_bytes;
+    uint64_t random_us;
+    const char *engine; /* the QD32 engine; NULL: io_uring, else libaio */
+    bool destructive;   /* the target may be a whole block device */
+    bool force;         /* with destructive: also over a filesystem */
+    atomic_int *stop;
+    sb_card_progress_fn progress;
+    void *progress_ctx;
+    sb_job_progress_fn job_progress; /* the random tests' progress */
+    void *job_progress_ctx;
+    sb_sink *notes; /* one-line notes (engine fallback, alignment); may be NULL */
+} sb_card_config;
+
+/* The defaults above, no claims, no callbacks. */
+void sb_card_config_init(sb_card_config *c);
+
+/* Checks the config alone: sizes in range (RU a multiple of 4 KiB and at
+ * most the AU, AU at most 1 GiB, 1..1024 AUs, area at least 16 MiB). */
+SB_MUST_CHECK sb_status sb_card_check_config(const sb_card_config *c, sb_error *err);
+
+/* Runs the checks on path and appends one target to run with the tests
+ * above (kind "card"). Refuses what target.h refuses; SB_E_NOSPACE when a
+ * directory has no room for the AUs and the area. An interruption or an
+ * error leaves the tests measured so far, the rest marked not measured. */
+SB_MUST_CHECK sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run,
+                                    sb_error *err);
+
+#endif

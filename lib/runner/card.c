@@ -1,0 +1,493 @@
+/*
+ * card.c: `storbench card` (card.h): a card's registers, the classes it
+ * claims, and one measurement for each claim.
+ *
+ * The sequential classes are checked as the SD specification measures them:
+ * per allocation unit, with the slowest AU deciding. Each AU is written in
+ * recording units with O_DIRECT and then made durable (fdatasync), so that
+ * its time holds what the card took, not what a cache took. The random
+ * tests are fio jobs run by the job runner (job.h), as `storbench run`'s
+ * are: 4 KiB, direct, time-based, at queue depth 1 and 32.
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "common/rng.h"
+#include "engine/engine.h"
+#include "probe/probe.h"
+#include "runner/job_args.h"
+#include "runner/progress_int.h"
+#include "storbench/card.h"
+#include "storbench/clock.h"
+#include "storbench/jobspec.h"
+#include "target/target.h"
+
+#define BUF_ALIGN 4096u
+#define MAX_AU_BYTES (1ull << 30)
+#define MIN_AREA_BYTES (16ull << 20)
+#define PROGRESS_NS 250000000ull
+/* The random tests: jobs named as the suite names its tests; the job
+ * runner names each test by its job and direction ("RND4K Q1T1 read"). */
+static const struct rnd_test {
+    const char *job, *test, *rw;
+    unsigned depth;
+} rnd_tests[] = {
+    { "RND4K Q1T1", "RND4K Q1T1 read", "randread", 1 },
+    { "RND4K Q1T1", "RND4K Q1T1 write", "randwrite", 1 },
+    { "RND4K Q32T1", "RND4K Q32T1 read", "randread", 32 },
+    { "RND4K Q32T1", "RND4K Q32T1 write", "randwrite", 32 },
+};
+
+void sb_card_config_init(sb_card_config *c)
+{
+    memset(c, 0, sizeof *c);
+    c->ru_bytes = SB_CARD_DEFAULT_RU_BYTES;
+    c->n_aus = SB_CARD_DEFAULT_AUS;
+    c->area_bytes = SB_CARD_DEFAULT_AREA_BYTES;
+    c->random_us = SB_CARD_DEFAULT_RANDOM_US;
+}
+
+sb_status sb_card_check_config(const sb_card_config *c, sb_error *err)
+{
+    if (c->ru_bytes == 0 || c->ru_bytes % BUF_ALIGN || c->ru_bytes > MAX_AU_BYTES)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "--ru: %" PRIu64 " bytes is not a multiple of 4 KiB up to 1 GiB",
+                            c->ru_bytes);
+    if (c->au_bytes && (c->au_bytes % c->ru_bytes || c->au_bytes > MAX_AU_BYTES))
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "--au: %" PRIu64 " bytes is not a multiple of the RU (%" PRIu64
+                            " bytes) up to 1 GiB",
+                            c->au_bytes, c->ru_bytes);
+    if (c->n_aus == 0 || c->n_aus > 1024)
+        return sb_error_set(err, SB_E_INVALID, 0, "--aus: %u is not 1 to 1024", c->n_aus);
+    if (c->area_bytes < MIN_AREA_BYTES || c->area_bytes % BUF_ALIGN)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "--area: %" PRIu64 " bytes is less than 16 MiB or not whole KiB",
+                            c->area_bytes);
+    if (c->random_us < 1000000)
+        return sb_error_set(err, SB_E_INVALID, 0, "--time: less than 1 s per random test");
+    return SB_OK;
+}
+
+/* Everything one card run needs; lives on sb_card_run's stack. */
+typedef struct card {
+    const sb_card_config *c;
+    sb_target *t;
+    sb_run *run;
+    size_t tix; /* the target's index in run->targets (pointers move as tests are added) */
+    sb_card_claims claims;
+    sb_sd_card regs;
+    bool have_regs;
+    uint64_t au, ru, start; /* AU and RU bytes; where the AUs begin (a device's middle) */
+    bool device;
+    double au_min;  /* the slowest AU, bytes/s, when every AU was written; NaN otherwise */
+    double iops[4]; /* rnd_tests' IOPS; NaN: not measured */
+    char qd32_why[3 * SB_ERROR_MSG_MAX]; /* why the QD32 tests did not run; "" when they did */
+} card;
+
+static sb_target_res *tres(card *k)
+{
+    return &k->run->targets[k->tix];
+}
+
+/* ---- 1. the registers ---------------------------------------------------- */
+
+/* The claims of the card's SD Status, added as the card's. A code the
+ * table does not know (a reserved one, C0, "none") is no claim. */
+static SB_MUST_CHECK sb_status card_claims(card *k, sb_error *err)
+{
+    if (!k->have_regs || !k->regs.ssr.valid)
+        return SB_OK;
+    const char *names[4] = { k->regs.ssr.speed_class, k->regs.ssr.uhs_speed_grade,
+                             k->regs.ssr.video_speed_class, k->regs.ssr.app_perf_class };
+    for (size_t i = 0; i < 4; i++) {
+        sb_card_claim c;
+        if (sb_card_claim_lookup(names[i], &c))
+            SB_TRY(sb_card_claims_add(&k->claims, names[i], true, err));
+    }
+    return SB_OK;
+}
+
+static SB_MUST_CHECK sb_status identify(card *k, sb_error *err)
+{
+    sb_test *t;
+    SB_TRY(sb_result_add_test(tres(k), "card", "registers", &t, err));
+    uint64_t dev = sb_target_devno(k->t);
+    char why[256] = "";
+    k->have_regs = dev && sb_probe_sd_card(NULL, major(dev), minor(dev), &k->regs, why, sizeof why);
+    if (!k->have_regs) {
+        /* Behind a USB reader the card's registers never reach the host. */
+        SB_TRY(sb_kvs_set(&t->params, "registers", "not visible", err));
+        SB_TRY(sb_kvs_set(&t->params, "registers_why", why, err));
+    } else {
+        const sb_sd_card *r = &k->regs;
+        SB_TRY(sb_kvs_set(&t->params, "registers", "read", err));
+        SB_TRY(sb_kvs_set(&t->params, "card_type", r->type, err));
+        SB_TRY(sb_kvs_set(&t->params, "mmc_host", r->host, err));
+        if (r->manufacturer)
+            SB_TRY(sb_kvs_set(&t->params, "manufacturer", r->manufacturer, err));
+        SB_TRY(sb_probe_sd_kvs(r->type, r->has_cid ? r->cid_hex : NULL,
+                               r->has_csd ? r->csd_hex : NULL, &t->params, err));
+        SB_TRY(sb_probe_sd_regs_kvs(r->type, r->has_scr ? r->scr_hex : NULL,
+                                    r->has_ssr ? r->ssr_hex : NULL, &t->params, err));
+        if (r->has_ios) {
+            SB_TRY(sb_kvs_set(&t->params, "bus_timing", r->ios.timing, err));
+            SB_TRY(sb_kvs_setf(&t->params, err, "bus_clock_hz", "%" PRIu64, r->ios.clock_hz));
+            SB_TRY(sb_kvs_setf(&t->params, err, "bus_width_bits", "%u", r->ios.bus_width_bits));
+        }
+    }
+    SB_TRY(card_claims(k, err));
+    uint64_t au = k->c->au_bytes;
+    const char *au_from = "--au";
+    if (!au && k->have_regs && k->regs.ssr.valid && k->regs.ssr.au_bytes) {
+        au = k->regs.ssr.au_bytes;
+        au_from = "the card's SD Status";
+    }
+    if (!au) {
+        au = SB_CARD_DEFAULT_AU_BYTES;
+        au_from = "not known: 4 MiB, the SDHC maximum, assumed";
+    }
+    /* An AU smaller than the RU is written as one RU. */
+    k->au = au < k->c->ru_bytes ? k->c->ru_bytes : au / k->c->ru_bytes * k->c->ru_bytes;
+    k->ru = k->c->ru_bytes;
+    SB_TRY(sb_kvs_setf(&t->params, err, "au_bytes", "%" PRIu64, k->au));
+    SB_TRY(sb_kvs_set(&t->params, "au_from", au_from, err));
+    char list[96] = "";
+    for (size_t i = 0; i < k->claims.n; i++) {
+        size_t n = strlen(list);
+        snprintf(list + n, sizeof list - n, "%s%s%s", n ? " " : "", k->claims.c[i].name,
+                 k->claims.c[i].from_card ? "" : " (--claim)");
+    }
+    return sb_kvs_set(&t->params, "claims", list[0] ? list : "none", err);
+}
+
+/* ---- 2. the sequential classes ------------------------------------------- */
+
+static void au_progress(card *k, unsigned au, uint64_t done, uint64_t total, uint64_t t0,
+                        uint64_t *last, bool final)
+{
+    if (!k->c->progress)
+        return;
+    uint64_t now = sb_clock_ns();
+    if (!final && now - *last < PROGRESS_NS)
+        return;
+    *last = now;
+    sb_card_progress p = {
+        .target = sb_target_path(k->t),
+        .au = au,
+        .n_aus = k->c->n_aus,
+        .done_bytes = done,
+        .total_bytes = total,
+        .rate = now > t0 ? (double)done * 1e9 / (double)(now - t0) : 0,
+        .starting = now - t0 < SB_PROGRESS_STARTING_NS,
+    };
+    k->c->progress(&p, k->c->progress_ctx);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Writes the AUs; rates[i] gets AU i's bytes/s. *n_done counts the AUs
+ * written whole (the rest are not measured). */
+static SB_MUST_CHECK sb_status write_aus(card *k, sb_testfile *tf, double *rates, unsigned *n_done,
+                                         sb_error *err)
+{
+    *n_done = 0;
+    int fd;
+    SB_TRY(sb_testfile_direct_fd(tf, &fd, err));
+    const sb_engine_ops *eng = sb_engine_find("psync");
+    sb_io_file io = { .eng = eng, .fd = fd, .path = sb_testfile_path(tf), .stop = k->c->stop };
+    void *buf = NULL;
+    if (posix_memalign(&buf, BUF_ALIGN, (size_t)k->ru) != 0)
+        return sb_error_nomem(err, "for the AU writes' buffer");
+    /* Random bytes: a card that compresses cannot shortcut them. */
+    sb_rng rng = sb_rng_seeded(0, 0);
+    sb_rng_fill(&rng, buf, (size_t)k->ru);
+    sb_status st = SB_OK;
+    uint64_t total = (uint64_t)k->c->n_aus * k->au, t_all = sb_clock_ns(), last = 0;
+    for (unsigned i = 0; i < k->c->n_aus && st == SB_OK; i++) {
+        uint64_t base = k->start + (uint64_t)i * k->au, t0 = sb_clock_ns();
+        for (uint64_t off = 0; off < k->au && st == SB_OK; off += k->ru) {
+            st = sb_engine_xfer(&io, true, buf, (size_t)k->ru, (int64_t)(base + off), NULL, err);
+            au_progress(k, i + 1, (uint64_t)i * k->au + off + k->ru, total, t_all, &last, false);
+        }
+        if (st == SB_OK)
+            st = sb_engine_flush(&io, SB_FLUSH_DATA, (int64_t)base, err);
+        if (st == SB_OK) {
+            uint64_t ns = sb_clock_ns() - t0;
+            rates[i] = (double)k->au * 1e9 / (double)(ns ? ns : 1);
+            *n_done = i + 1;
+        }
+    }
+    au_progress(k, *n_done, (uint64_t)*n_done * k->au, total, t_all, &last, true);
+    free(buf);
+    return st;
+}
+
+static SB_MUST_CHECK sb_status sequential(card *k, sb_error *err)
+{
+    sb_test *t;
+    SB_TRY(sb_result_add_test(tres(k), "card", "sequential write", &t, err));
+    SB_TRY(sb_kvs_setf(&t->params, err, "au_bytes", "%" PRIu64, k->au));
+    SB_TRY(sb_kvs_setf(&t->params, err, "ru_bytes", "%" PRIu64, k->ru));
+    SB_TRY(sb_kvs_setf(&t->params, err, "aus", "%u", k->c->n_aus));
+    SB_TRY(sb_kvs_setf(&t->params, err, "offset_bytes", "%" PRIu64, k->start));
+    SB_TRY(sb_kvs_set(&t->params, "direct", "1", err));
+    SB_TRY(sb_kvs_set(&t->params, "aligned",
+                      k->device ? "to the device's AUs" : "to the file's offsets", err));
+    double *rates = calloc(k->c->n_aus, sizeof *rates);
+    if (!rates)
+        return sb_error_nomem(err, "for the AU rates");
+    sb_testfile *tf = NULL;
+    unsigned n = 0;
+    sb_error ioerr;
+    sb_status st = sb_testfile_open(k->t, &tf, &ioerr);
+    if (st == SB_OK)
+        st = write_aus(k, tf, rates, &n, &ioerr);
+    sb_testfile_remove(tf);
+    /* The pointer may have moved: only this target's tests were added. */
+    t = &tres(k)->tests[tres(k)->n_tests - 1];
+    sb_status rst = SB_OK;
+    if (n > 0) {
+        double sum = 0;
+        for (unsigned i = 0; i < n; i++)
+            sum += 1.0 / rates[i];
+        double mean = (double)n / sum; /* bytes over time: the harmonic mean of equal AUs */
+        rst = sb_result_add_measurement(t, "throughput", "B/s", mean, 0, rates, n, err);
+        qsort(rates, n, sizeof *rates, cmp_double);
+        /* The claims are judged on every AU or not at all: the slowest of
+         * the first few says nothing of the rest. */
+        if (n == k->c->n_aus)
+            k->au_min = rates[0];
+        double median = n % 2 ? rates[n / 2] : (rates[n / 2 - 1] + rates[n / 2]) / 2;
+        if (rst == SB_OK)
+            rst = sb_result_add_measurement(t, "au_min", "B/s", rates[0], 0, NULL, 0, err);
+        if (rst == SB_OK)
+            rst = sb_result_add_measurement(t, "au_median", "B/s", median, 0, NULL, 0, err);
+    }
+    free(rates);
+    if (rst != SB_OK)
+        return rst;
+    if (st != SB_OK) {
+        if (n > 0)
+            rst = sb_result_mark_incomplete(t, ioerr.msg, err);
+        else
+            rst = sb_result_mark_unmeasured(t, ioerr.msg, err);
+        if (rst != SB_OK)
+            return rst;
+        return sb_error_copy(err, &ioerr);
+    }
+    return SB_OK;
+}
+
+/* ---- 3. the application classes ------------------------------------------ */
+
+static SB_MUST_CHECK sb_status random_args(card *k, const char *aeng, sb_job_argv *b)
+{
+    const char *path = sb_target_path(k->t);
+    long pid = (long)getpid();
+    if (k->device) {
+        sb_job_argv_add(b, "--filename=%s", path);
+        sb_job_argv_add(b, "--offset=%" PRIu64, k->start);
+    } else {
+        sb_job_argv_add(b, "--directory=%s", path);
+        sb_job_argv_add(b, "--filename=storbench-card-%ld.tmp", pid);
+    }
+    sb_job_argv_add(b, "--size=%" PRIu64, k->c->area_bytes);
+    sb_job_argv_add(b, "--bs=4k");
+    sb_job_argv_add(b, "--direct=1");
+    if (k->c->random_us % 1000000 == 0)
+        sb_job_argv_add(b, "--runtime=%" PRIu64 "s", k->c->random_us / 1000000);
+    else
+        sb_job_argv_add(b, "--runtime=%" PRIu64 "ms", (k->c->random_us + 999) / 1000);
+    sb_job_argv_add(b, "--time_based");
+    /* The first second is not counted: after idle a card (or a throttle)
+     * serves a burst from its cache, which is not the rate it keeps (a
+     * 2 s QD32 test read +4% at 600 IOPS with it). */
+    sb_job_argv_add(b, "--ramp_time=1s");
+    for (size_t i = 0; i < sizeof rnd_tests / sizeof rnd_tests[0]; i++) {
+        if (rnd_tests[i].depth > 1 && !aeng)
+            continue;
+        sb_job_argv_add(b, "--name=%s", rnd_tests[i].job);
+        sb_job_argv_add(b, "--rw=%s", rnd_tests[i].rw);
+        sb_job_argv_add(b, "--iodepth=%u", rnd_tests[i].depth);
+        sb_job_argv_add(b, "--ioengine=%s", rnd_tests[i].depth > 1 ? aeng : "psync");
+        sb_job_argv_add(b, "--stonewall");
+    }
+    return b->oom ? SB_E_NOMEM : SB_OK;
+}
+
+/* The IOPS of the random tests, wherever the job runner put them (under
+ * our target when its path is the same, else a target of its own). */
+static void random_iops(card *k)
+{
+    for (size_t ti = 0; ti < k->run->n_targets; ti++) {
+        const sb_target_res *r = &k->run->targets[ti];
+        for (size_t i = 0; i < r->n_tests; i++) {
+            const sb_test *t = &r->tests[i];
+            const sb_measurement *m = sb_test_measurement(t, "iops");
+            for (size_t j = 0; j < sizeof rnd_tests / sizeof rnd_tests[0]; j++)
+                if (strcmp(t->name, rnd_tests[j].test) == 0 && m && t->complete)
+                    k->iops[j] = m->value;
+        }
+    }
+}
+
+static SB_MUST_CHECK sb_status random_tests(card *k, sb_error *err)
+{
+    static const char *const order[2] = { "io_uring", "libaio" };
+    const char *aeng;
+    char passed[32];
+    SB_TRY(sb_job_args_engine(k->c->engine, order, &aeng, passed, sizeof passed, k->qd32_why,
+                              sizeof k->qd32_why, err));
+    if (aeng)
+        k->qd32_why[0] = '\0';
+    else if (k->c->notes)
+        sb_sink_printf(k->c->notes, "%s: the QD32 random tests are left out\n", k->qd32_why);
+    sb_job_argv b = { 0 };
+    sb_status st = random_args(k, aeng, &b);
+    if (st != SB_OK) {
+        sb_job_argv_free(b.v);
+        return sb_error_nomem(err, "for the random tests' jobs");
+    }
+    sb_joblist jobs = { 0 };
+    sb_jobspec_opts po = { .warn = k->c->notes };
+    st = sb_jobspec_parse_args(b.n, (const char *const *)b.v, &po, &jobs, err);
+    sb_job_argv_free(b.v);
+    if (st != SB_OK)
+        return st;
+    sb_job_config jc;
+    sb_job_config_init(&jc);
+    jc.kind = "card";
+    jc.destructive = k->c->destructive;
+    jc.force = k->c->force;
+    jc.stop = k->c->stop;
+    jc.progress = k->c->job_progress;
+    jc.progress_ctx = k->c->job_progress_ctx;
+    jc.notes = k->c->notes;
+    st = sb_job_run(&jobs, &jc, k->run, err);
+    sb_joblist_free(&jobs);
+    random_iops(k);
+    return st;
+}
+
+/* ---- 4. the verdicts ----------------------------------------------------- */
+
+/* One check of one claim: measured (NaN: not measured) against need. */
+static SB_MUST_CHECK sb_status verdict(card *k, const sb_card_claim *c, const char *check,
+                                       const char *unit, double measured, double need,
+                                       const char *why_not, sb_error *err)
+{
+    char name[64];
+    snprintf(name, sizeof name, "%s %s", c->name, check);
+    sb_test *t;
+    SB_TRY(sb_result_add_test(tres(k), "card", name, &t, err));
+    SB_TRY(sb_kvs_set(&t->params, "claim", c->name, err));
+    SB_TRY(sb_kvs_set(&t->params, "check", check, err));
+    SB_TRY(sb_kvs_set(&t->params, "source", c->from_card ? "card" : "--claim", err));
+    SB_TRY(sb_kvs_setf(&t->params, err, "threshold", "%.0f", need));
+    SB_TRY(sb_kvs_set(&t->params, "unit", unit, err));
+    if (isnan(measured)) {
+        SB_TRY(sb_kvs_set(&t->params, "verdict", "not checked", err));
+        return sb_result_mark_unmeasured(t, why_not, err);
+    }
+    SB_TRY(sb_kvs_set(&t->params, "verdict", measured >= need ? "pass" : "fail", err));
+    return sb_result_add_measurement(t, "measured", unit, measured, 0, NULL, 0, err);
+}
+
+static double best(double a, double b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return a > b ? a : b;
+}
+
+static SB_MUST_CHECK sb_status verdicts(card *k, sb_error *err)
+{
+    const char *seq_why = "the sequential write did not complete";
+    const char *rnd_why = "the random tests did not complete";
+    for (size_t i = 0; i < k->claims.n; i++) {
+        const sb_card_claim *c = &k->claims.c[i];
+        SB_TRY(verdict(k, c, "sequential write", "B/s", k->au_min, c->seq_write_bps, seq_why, err));
+        if (c->family != SB_CLAIM_APP)
+            continue;
+        SB_TRY(verdict(k, c, "random read", "IO/s", best(k->iops[0], k->iops[2]), c->rand_read_iops,
+                       rnd_why, err));
+        SB_TRY(verdict(k, c, "random write", "IO/s", best(k->iops[1], k->iops[3]),
+                       c->rand_write_iops, rnd_why, err));
+    }
+    return SB_OK;
+}
+
+/* ---- the run -------------------------------------------------------------- */
+
+sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb_error *err)
+{
+    SB_TRY(sb_card_check_config(c, err));
+    card k = { .c = c, .run = run, .claims = c->claims, .au_min = NAN };
+    for (size_t i = 0; i < 4; i++)
+        k.iops[i] = NAN;
+    sb_target_kind kind;
+    uint64_t size;
+    SB_TRY(sb_target_stat(path, &kind, &size, err));
+    k.device = kind == SB_TARGET_DEVICE;
+    unsigned flags = SB_TARGET_WRITE | (c->destructive ? SB_TARGET_DESTRUCTIVE : 0) |
+                     (c->destructive && c->force ? SB_TARGET_FORCE : 0);
+    SB_TRY(sb_target_open(path, flags, &k.t, err));
+    sb_target_res *tr;
+    sb_status st = sb_result_add_target(run, sb_target_path(k.t), k.device ? "device" : "directory",
+                                        sb_target_fs_type(k.t), &tr, err);
+    if (st != SB_OK) {
+        sb_target_close(k.t);
+        return st;
+    }
+    k.tix = run->n_targets - 1;
+    SB_TRY_GOTO(st, sb_target_describe(k.t, &tr->info, err), done);
+    SB_TRY_GOTO(st, identify(&k, err), done);
+
+    uint64_t need = (uint64_t)c->n_aus * k.au;
+    if (k.device) {
+        /* From the middle, AU-aligned: a card keeps its first AUs for the
+         * FAT and may treat them otherwise. */
+        uint64_t dev = sb_target_space_bytes(k.t);
+        k.start = dev / 2 / k.au * k.au;
+        if (k.start + need > dev || k.start + c->area_bytes > dev) {
+            st = sb_error_set(err, SB_E_NOSPACE, 0,
+                              "'%s' holds %" PRIu64 " bytes: too small for %u AUs of %" PRIu64
+                              " bytes and a %" PRIu64 "-byte random area in its second half",
+                              path, dev, c->n_aus, k.au, c->area_bytes);
+            goto done;
+        }
+    } else {
+        uint64_t free_bytes = sb_target_space_bytes(k.t);
+        uint64_t want = (need > c->area_bytes ? need : c->area_bytes) + (16ull << 20);
+        if (free_bytes < want) {
+            st = sb_error_set(err, SB_E_NOSPACE, 0,
+                              "'%s' has %" PRIu64 " bytes free: %u AUs of %" PRIu64
+                              " bytes and the %" PRIu64 "-byte random area need %" PRIu64
+                              " (--aus, --area)",
+                              path, free_bytes, c->n_aus, k.au, c->area_bytes, want);
+            goto done;
+        }
+    }
+    SB_TRY_GOTO(st, sequential(&k, err), done);
+    SB_TRY_GOTO(st, random_tests(&k, err), done);
+done:;
+    /* Every claim gets its line, measured or not, also after an error. */
+    sb_error verr;
+    sb_status vst = verdicts(&k, &verr);
+    if (st == SB_OK && vst != SB_OK)
+        st = sb_error_copy(err, &verr);
+    sb_target_close(k.t);
+    return st;
+}
