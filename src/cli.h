@@ -301,6 +301,7 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv);
 int cmd_report(const char *cmdline, int argc, char **argv);
 int cmd_verify(const char *cmdline, int argc, char **argv);
 int cmd_image(const char *cmdline, int argc, char **argv);
+int cmd_card(const char *cmdline, int argc, char **argv);
 int cmd_fscompare(const char *cmdline, int argc, char **argv);
 
 #endif

@@ -257,6 +257,34 @@ const cli_option cli_image_opts[] = {
 };
 _Static_assert(CLI_TABLE_LEN(cli_image_opts) == IMAGE_N_OPTIONS + 1, "one entry per IMAGE_ index");
 
+/* ---- storbench card ---- */
+
+const cli_option cli_card_opts[] = {
+    [CARD_CLAIM] = { "claim", 'c', "LIST",
+                     "classes printed on the card to check, as U3,A2,V30 (C2-C10, U1 U3, V6-V90, "
+                     "A1 A2), with those its registers state",
+                     NULL },
+    [CARD_AU] = { "au", 0, "SIZE", "the allocation unit (default: the card's, else 4M)", NULL },
+    [CARD_RU] = { "ru", 0, "SIZE", "bytes per write inside an AU (default 512k)", NULL },
+    [CARD_AUS] = { "aus", 0, "N", "AUs written for the sequential classes (default 16)", NULL },
+    [CARD_AREA] = { "area", 0, "SIZE", "the random tests' area (default 256m)", NULL },
+    [CARD_TIME] = { "time", 't', "TIME", "per random test (default 10s)", NULL },
+    [CARD_ENGINE] = { "engine", 0, "NAME", "the QD32 tests' engine (default io_uring, else libaio)",
+                      NULL },
+    [CARD_DESTRUCTIVE] = { "destructive", 0, NULL,
+                           "TARGET may be the card's block device, overwritten (never a mounted "
+                           "one)",
+                           NULL },
+    [CARD_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
+    CLI_OUTPUT_OPTIONS("text (default) or json", "text|json",
+                       "the progress line in MB/s (10^6 bytes; the verdicts are always in MB/s, "
+                       "as the classes are)",
+                       "no progress line"),
+    CLI_SAVE_OPTIONS('l'),
+    { 0 },
+};
+_Static_assert(CLI_TABLE_LEN(cli_card_opts) == CARD_N_OPTIONS + 1, "one entry per CARD_ index");
+
 /* ---- storbench info ---- */
 
 const cli_option cli_info_opts[] = {
@@ -405,6 +433,10 @@ const cli_command cli_commands[] = {
                         "write an OS image (.img, .xz, .gz, .zst, .bz2, .zip) to a card, timed "
                         "and verified",
                         cli_image_opts, "IMAGE DEVICE", NULL, false },
+    [CLI_CMD_CARD] = { "card",
+                       "does this SD card keep its label's promises (C10, U3, V30, A2)? "
+                       "registers and measurements",
+                       cli_card_opts, "DIRECTORY|DEVICE", NULL, false },
     [CLI_CMD_INFO] = { "info", "the board, and the filesystem, disk, bus and link under TARGET",
                        cli_info_opts, "TARGET", NULL, false },
     [CLI_CMD_RESULTS] = { "results",

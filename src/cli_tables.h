@@ -78,6 +78,7 @@ enum {
     CLI_CMD_VERIFY,
     CLI_CMD_IMAGE,
     CLI_CMD_FSCOMPARE,
+    CLI_CMD_CARD,
     CLI_CMD_INFO,
     CLI_CMD_RESULTS,
     CLI_CMD_REPORT,
@@ -252,6 +253,21 @@ enum {
     IMAGE_N_OPTIONS = IMAGE_FORMAT + CLI_OUTPUT_SAVE + CLI_SAVE_N,
 };
 extern const cli_option cli_image_opts[];
+
+enum {
+    CARD_CLAIM,
+    CARD_AU,
+    CARD_RU,
+    CARD_AUS,
+    CARD_AREA,
+    CARD_TIME,
+    CARD_ENGINE,
+    CARD_DESTRUCTIVE,
+    CARD_FORCE,
+    CARD_FORMAT, /* the first of CLI_OUTPUT_OPTIONS and CLI_SAVE_OPTIONS */
+    CARD_N_OPTIONS = CARD_FORMAT + CLI_OUTPUT_SAVE + CLI_SAVE_N,
+};
+extern const cli_option cli_card_opts[];
 
 enum {
     INFO_FORMAT,

@@ -223,7 +223,7 @@ static int results_list(const char *cmdline, int argc, char **argv)
  * results, and the summaries of verify and image. */
 static bool has_own_text(const sb_run *run)
 {
-    static const char *const kinds[] = { "sweep", "job", "suite", "verify", "image" };
+    static const char *const kinds[] = { "sweep", "job", "suite", "verify", "image", "card" };
     for (size_t t = 0; t < run->n_targets; t++)
         for (size_t i = 0; i < run->targets[t].n_tests; i++)
             for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
@@ -517,7 +517,7 @@ static void results_usage(FILE *f)
         f,
         "usage: storbench results COMMAND [OPTIONS] [ARGS]\n\n"
         "The archive: every run that storbench measures (run, sweep, fscompare, job,\n"
-        "bonnie, zcav, verify, image) is saved, unless --no-save, with the results\n"
+        "bonnie, zcav, verify, image, card) is saved, unless --no-save, with the results\n"
         "imported from fio, bonnie++ and zcav, in one SQLite file (--db PATH, else\n"
         "$STORBENCH_DB, else $XDG_DATA_HOME/storbench/results.db, else\n"
         "~/.local/share/storbench/results.db).\n\n"

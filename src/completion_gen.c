@@ -44,6 +44,7 @@ static const struct {
     { "DIR", "dir" },
     { "DIRECTORY", "dir" },
     { "TARGET", "target" },
+    { "DIRECTORY|DEVICE", "target" },
     { "DEVICE|FILE", "devfile" },
     { "IMAGE DEVICE", "devfile" }, /* an image file, then a block device */
     { "ID", "id" },

@@ -10,12 +10,12 @@
 
 /* What runs each command of cli_commands (cli_tables.c), by its index. */
 static const cli_command_fn command_fns[] = {
-    [CLI_CMD_RUN] = cmd_run,       [CLI_CMD_SWEEP] = cmd_sweep,
-    [CLI_CMD_JOB] = cmd_job,       [CLI_CMD_BONNIE] = cmd_bonnie,
-    [CLI_CMD_ZCAV] = cmd_zcav,     [CLI_CMD_VERIFY] = cmd_verify,
-    [CLI_CMD_IMAGE] = cmd_image,   [CLI_CMD_FSCOMPARE] = cmd_fscompare,
-    [CLI_CMD_INFO] = cmd_info,     [CLI_CMD_RESULTS] = cmd_results,
-    [CLI_CMD_REPORT] = cmd_report,
+    [CLI_CMD_RUN] = cmd_run,         [CLI_CMD_SWEEP] = cmd_sweep,
+    [CLI_CMD_JOB] = cmd_job,         [CLI_CMD_BONNIE] = cmd_bonnie,
+    [CLI_CMD_ZCAV] = cmd_zcav,       [CLI_CMD_VERIFY] = cmd_verify,
+    [CLI_CMD_IMAGE] = cmd_image,     [CLI_CMD_FSCOMPARE] = cmd_fscompare,
+    [CLI_CMD_CARD] = cmd_card,       [CLI_CMD_INFO] = cmd_info,
+    [CLI_CMD_RESULTS] = cmd_results, [CLI_CMD_REPORT] = cmd_report,
 };
 _Static_assert(CLI_TABLE_LEN(command_fns) == CLI_N_COMMANDS, "one function per CLI_CMD_ index");
 

@@ -61,6 +61,8 @@ static bool holds(const sb_run *run, const char *kind)
  * holds nothing of that. */
 static sb_report_fn text_renderer(const sb_run *run)
 {
+    if (holds(run, "card"))
+        return sb_report_card_text;
     if (holds(run, "sweep") || holds(run, "suite") || holds(run, "job") || holds(run, "fio"))
         return sb_report_tables_text;
     if (holds(run, "bonnie"))

@@ -48,6 +48,9 @@ SB_MUST_CHECK sb_status sb_report_image_text(const sb_run *run, const sb_report_
                                              sb_sink *sink, sb_error *err);
 SB_MUST_CHECK sb_status sb_report_image_csv(const sb_run *run, const sb_report_opts *o,
                                             sb_sink *sink, sb_error *err);
+/* text of card results (report_card.c) */
+SB_MUST_CHECK sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o,
+                                            sb_sink *sink, sb_error *err);
 /* zcav, of every zcav test (report_zcav.c) */
 SB_MUST_CHECK sb_status sb_report_zcav(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
                                        sb_error *err);
