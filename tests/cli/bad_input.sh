@@ -183,6 +183,21 @@ check "no suggestion when nothing is close" 2 "unknown option '--frobnicate' (se
 check "job: no jobs, said of the command line" 2 "<command line>: no jobs defined" -- \
     job -q --bs=4k
 check "sweep without TARGET" 2 "no TARGET" -- sweep "${F[@]}"
+# storbench card: its command line, refused before anything is touched.
+check "card: not a class" 2 "--claim: 'C8' is not an SD class" -- card --claim U3,C8 "$D"
+check "card: two speed classes" 2 "--claim: C6 and C10 are two classes of one kind" -- \
+    card --claim C6,C10 "$D"
+check "card: an empty class" 2 "--claim: an empty class in 'U3,'" -- card --claim U3, "$D"
+check "card: --aus 0" 2 "--aus: '0' is not a number from 1 to 1024" -- card --aus 0 "$D"
+check "card: --ru 3k" 2 "--ru:" "multiple of 4 KiB" -- card --ru 3k "$D"
+check "card: --au not a multiple of the RU" 2 "--au:" "multiple of the RU" -- card --au 700k "$D"
+check "card: --area below 16 MiB" 2 "--area:" "16 MiB" -- card --area 8m "$D"
+check "card: --time below 1 s" 2 "--time: less than 1 s" -- card --time 500ms "$D"
+check "card: --force without --destructive" 2 "--force is only for --destructive" -- card --force "$D"
+check "card: no TARGET" 2 "card: give one DIRECTORY or DEVICE" -- card
+check "card: missing directory" 1 "'$W/missing'" "does not exist" -- card -q "$W/missing"
+check "card: a regular file" 1 "'$W/file'" "regular file" -- card -q "$W/file"
+check "card: a character device" 1 "neither a directory nor a block device" -- card -q /dev/loop-control
 check "run: --format xml" 2 "--format:" "'xml'" -- run -q --format xml "$D"
 # storbench image: its command line, and what it refuses before a device is
 # touched (W/file is a regular file standing for the image, D for a device).

@@ -62,7 +62,7 @@ offers() {
 }
 
 # ---- the commands, options and values ----------------------------------------
-expect "bonnie fscompare image info job report results run sweep verify zcav" ""
+expect "bonnie card fscompare image info job report results run sweep verify zcav" ""
 expect "report results run" r
 expect "--help --version -V -h" -
 expect "compare delete export import label list show" results ""

@@ -85,14 +85,14 @@ options_listed() {
 # The program's own help.
 expect_ok main --help
 grep -q '^usage: storbench ' "$T/main.stdout" || bad "--help: no usage line"
-for cmd in run sweep job image fscompare; do
+for cmd in run sweep job image fscompare card; do
     grep -qE "^  $cmd " "$T/main.stdout" || bad "--help: the command '$cmd' is not listed"
 done
 expect_ok main_h -h
 cmp -s "$T/main.stdout" "$T/main_h.stdout" || bad "-h and --help differ"
 
 # The subcommands' help.
-for cmd in sweep run job image fscompare; do
+for cmd in sweep run job image fscompare card; do
     load_table "$cmd"
     expect_ok "$cmd" "$cmd" --help
     grep -q "^usage: storbench $cmd " "$T/$cmd.stdout" || bad "$cmd --help: no usage line"

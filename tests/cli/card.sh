@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# card.sh: `storbench card` on a directory (no root needed): the text's
+# parts (registers not visible with the reason, claims, AU, the sequential
+# AUs, the random table, one line per check with PASS), JSON verdicts, the
+# exit status, nothing left behind, and the run in the archive. Throttled
+# devices, refusals and FAIL: tests/slow/card.sh.
+. "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
+sb_require_python
+
+sb_tmpdir T
+D=$T/d
+mkdir "$D"
+small=(--aus 2 --area 16m --time 1s)
+
+sb_run "$T/a" card -q "${small[@]}" --claim c10,A1 --db "$T/db" "$D"
+sb_show "$T/a.stdout" "card"
+sb_show "$T/a.stderr" "stderr"
+[[ $SB_RC -eq 0 ]] || sb_fail "card exited $SB_RC"
+for want in '^card .* \(directory, ' '^  registers  not visible: ' '^  claims     C10 \(--claim\) A1 \(--claim\)$' \
+    '^  AU         4.0 MiB \(not known: 4 MiB, the SDHC maximum, assumed\)$' \
+    '^  sequential write  2 AUs of 4.0 MiB in 512.0 KiB writes, direct, each made durable$' \
+    '^                    slowest AU [0-9.]+ MB/s, median [0-9.]+ MB/s, all [0-9.]+ MB/s \(over 2 AUs\)$' \
+    '^  random 4 KiB      over 16.0 MiB, 1.0 s each' '^                    read  IOPS +[0-9,]+' \
+    '^  claim  check             measured       needs          verdict$' \
+    '^  C10    sequential write  [0-9.]+ MB/s +10.0 MB/s +PASS$' \
+    '^  A1     random read       [0-9,]+ IOPS +1,500 IOPS +PASS' '^  A1     random write      [0-9,]+ IOPS +500 IOPS +PASS'; do
+    grep -Eq "$want" "$T/a.stdout" || sb_fail "no line matching: $want"
+done
+[[ -z $(ls -A "$D") ]] || sb_fail "files left behind: $(ls -A "$D")"
+
+# JSON: a verdict per check, the AU rates as samples.
+sb_run "$T/j" card -q "${small[@]}" --no-save --claim U3 -f json "$D"
+[[ $SB_RC -eq 0 || $SB_RC -eq 1 ]] || sb_fail "card -f json exited $SB_RC"
+python3 - "$T/j.stdout" <<'PY' || sb_fail "the JSON is not as expected"
+import json, sys
+run = json.load(open(sys.argv[1]))
+tests = {x["name"]: x for t in run["targets"] for x in t["tests"]}
+assert tests["registers"]["params"]["registers"] == "not visible"
+seq = {m["metric"]: m for m in tests["sequential write"]["measurements"]}
+assert seq["throughput"]["unit"] == "B/s" and len(seq["throughput"]["samples"]) == 2
+assert seq["au_min"]["value"] <= seq["au_median"]["value"]
+u3 = tests["U3 sequential write"]
+assert u3["params"]["verdict"] in ("pass", "fail") and u3["params"]["threshold"] == "30000000"
+assert u3["params"]["source"] == "--claim"
+PY
+
+# The run in the archive, shown again as it printed.
+"$STORBENCH" results show --db "$T/db" 1 >"$T/show" || sb_fail "results show failed"
+diff <(sed 1d "$T/a.stdout") <(sed 1d "$T/show") || sb_fail "results show differs from the run's text"
+echo "ok - card on a directory"

@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# card.sh: storbench card on loop devices whose true speed and IOPS we set.
+#  1. A raw loop device (no registers: the claims come from --claim),
+#     writes throttled to 10 MiB/s (10.49 MB/s; a 4 MiB AU fills exactly four
+#     of blk-throttle's 100 ms slices, so every AU's true rate is that),
+#     reads to 40 MiB/s, 1600 read and 600 write IOPS: C10 PASS
+#     (10.49 >= 10 MB/s), U3 FAIL, A1 PASS (1600 >= 1500, 600 >= 500); the
+#     slowest AU within 3% of 10.49 MB/s, the IOPS within 3% of the limits;
+#     exit 1 (a claim failed), the JSON holds every verdict.
+#  2. Just below A1: 1400 read and 450 write IOPS: both random checks FAIL;
+#     writes at 8 MiB/s (8.39 MB/s): C10 FAIL.
+#  3. A directory (ext4 on the device): the same checks through a test file,
+#     which is removed after; registers "not visible" with the reason.
+#  4. Refusals leave the device unchanged (sha256): no --destructive, a
+#     mounted device, --force without --destructive; a bad claim is refused
+#     before anything is touched.
+#  5. The run is saved; `results show` prints what the run printed.
+set -euo pipefail
+. "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
+
+sb_require_root
+sb_require_bin
+sb_require_loop
+sb_require_blkio
+sb_require_cmd python3 sha256sum mkfs.ext4
+sb_tmpdir T
+
+failed=0
+ok() { echo "ok - $*"; }
+bad() {
+    echo "not ok - $*"
+    failed=$((failed + 1))
+}
+
+MB=1000000
+# within X WANT PCT: X is within PCT% of WANT.
+within() { python3 -c "import sys; x,w,p=map(float,sys.argv[1:]); sys.exit(0 if abs(x-w)<=w*p/100 else 1)" "$@"; }
+
+# verdicts FILE.json: "NAME=VERDICT MEASURED" lines of the claim checks.
+verdicts() {
+    python3 - "$1" <<'EOF'
+import json, sys
+run = json.load(open(sys.argv[1]))
+for t in run["targets"]:
+    for x in t["tests"]:
+        p = x.get("params", {})
+        if "verdict" in p:
+            m = [m["value"] for m in x.get("measurements", []) if m["metric"] == "measured"]
+            print("%s=%s %s" % (x["name"].replace(" ", "_"), p["verdict"], m[0] if m and m[0] is not None else "-"))
+        if x["name"] == "sequential write":
+            m = {m["metric"]: m["value"] for m in x.get("measurements", [])}
+            print("au_min=%s" % m.get("au_min"))
+        if x["name"].startswith("RND4K") and x.get("measurements"):
+            m = {m["metric"]: m["value"] for m in x["measurements"]}
+            print("%s=%s" % (x["name"].replace(" ", "_"), m.get("iops")))
+EOF
+}
+
+get() { sed -n "s/^$1=//p" "$2"; }
+
+sb_loop_create 128 dev
+card=("$SB_BIN" card --no-save -q --aus 8 --area 32m --time 2s)
+
+# ---- 1. above the thresholds -----------------------------------------------
+sb_throttle "$dev" wbps=$((10 << 20)) rbps=$((40 << 20)) riops=1600 wiops=600
+rc=0
+"${card[@]}" --destructive --claim C10,U3,A1 -f json "$dev" >"$T/1.json" 2>"$T/1.err" || rc=$?
+[[ -s $T/1.json ]] || sb_fail "no JSON: exit $rc: $(cat "$T/1.err")"
+verdicts "$T/1.json" >"$T/1.v"
+[[ $rc -eq 1 ]] && ok "1: exit 1 when a claim fails" || bad "1: exit $rc ($(cat "$T/1.err"))"
+want="C10_sequential_write=pass U3_sequential_write=fail
+A1_sequential_write=pass A1_random_read=pass A1_random_write=pass"
+for w in $want; do
+    got=$(get "${w%%=*}" "$T/1.v")
+    [[ ${got%% *} == "${w#*=}" ]] && ok "1: ${w%%=*} ${w#*=}" || bad "1: ${w%%=*}: $got, want ${w#*=}"
+done
+au=$(get au_min "$T/1.v")
+within "$au" $((10485760)) 3 && ok "1: slowest AU $au B/s within 3% of 10.49 MB/s" ||
+    bad "1: slowest AU $au B/s, not within 3% of 10485760"
+for t in RND4K_Q1T1_read:1600 RND4K_Q32T1_read:1600 RND4K_Q1T1_write:600 RND4K_Q32T1_write:600; do
+    got=$(get "${t%%:*}" "$T/1.v")
+    if [[ -z $got ]]; then
+        echo "# ${t%%:*} not run (no asynchronous engine?)"
+        continue
+    fi
+    within "$got" "${t#*:}" 3 && ok "1: ${t%%:*} $got IOPS within 3% of ${t#*:}" ||
+        bad "1: ${t%%:*} $got IOPS, not within 3% of ${t#*:}"
+done
+
+# ---- 2. below ---------------------------------------------------------------
+sb_throttle "$dev" wbps=$((8 << 20)) riops=1400 wiops=450
+rc=0
+"${card[@]}" --destructive --claim C10,A1 -f json "$dev" >"$T/2.json" 2>"$T/2.err" || rc=$?
+verdicts "$T/2.json" >"$T/2.v"
+[[ $rc -eq 1 ]] && ok "2: exit 1" || bad "2: exit $rc ($(cat "$T/2.err"))"
+for w in C10_sequential_write=fail A1_random_read=fail A1_random_write=fail; do
+    got=$(get "${w%%=*}" "$T/2.v")
+    [[ ${got%% *} == "${w#*=}" ]] && ok "2: ${w%%=*} ${w#*=} ($got)" || bad "2: ${w%%=*}: $got, want ${w#*=}"
+done
+
+# ---- 3. a directory ---------------------------------------------------------
+sb_throttle "$dev" wbps=$((10 << 20)) riops=1600 wiops=600
+sb_mkfs "$dev" ext4
+sb_mount "$dev" mnt
+rc=0
+"${card[@]}" --claim C10,A1 "$mnt" >"$T/3.txt" 2>"$T/3.err" || rc=$?
+if [[ $rc -eq 0 ]] && grep -q "registers  not visible: not an mmc device" "$T/3.txt" &&
+    grep -Eq "^  C10 +sequential write +[0-9.]+ MB/s +10.0 MB/s +PASS" "$T/3.txt" &&
+    grep -Eq "^  A1 +random read +[0-9,]+ IOPS +1,500 IOPS +PASS" "$T/3.txt" &&
+    [[ -z $(find "$mnt" -name 'storbench-*' -print -quit) ]]; then
+    ok "3: a directory: PASS lines, registers not visible, no file left"
+else
+    bad "3: a directory: exit $rc"
+    cat "$T/3.txt" "$T/3.err" >&2
+fi
+
+# ---- 4. refusals --------------------------------------------------------------
+# Unthrottled: each refusal reads the whole device twice for its checksum.
+sb_throttle "$dev" wbps=0 rbps=0 riops=0 wiops=0
+refused() { # refused NAME WANT ARGS...: exit non-zero, WANT on stderr, device unchanged
+    local name=$1 want=$2 rc=0 before after
+    shift 2
+    before=$(sha256sum <"$dev")
+    "$SB_BIN" card --no-save -q "$@" >"$T/r.out" 2>"$T/r.err" || rc=$?
+    after=$(sha256sum <"$dev")
+    if [[ $rc -ne 0 && $before == "$after" ]] && grep -q -- "$want" "$T/r.err" && [[ ! -s $T/r.out ]]; then
+        ok "4: $name refused, device unchanged"
+    else
+        bad "4: $name: exit $rc, stderr $(cat "$T/r.err")"
+    fi
+}
+umount "$mnt"
+# Mounted read-only, so that ext4 itself writes nothing.
+sb_mount "$dev" ro_mnt ro
+refused "a mounted device" "mounted" --destructive --force "$dev"
+umount "$ro_mnt"
+refused "a device without --destructive" "destructive" "$dev"
+refused "--force without --destructive" "--force" --force "$dev"
+refused "a bad claim" "'C8' is not an SD class" --destructive --claim C8 "$dev"
+refused "a filesystem without --force" "--force" --destructive "$dev"
+
+# ---- 5. saved, and shown again -------------------------------------------------
+sb_throttle "$dev" wbps=$((10 << 20)) riops=1600 wiops=600
+dd if=/dev/zero of="$dev" bs=1M count=1 oflag=direct status=none
+"$SB_BIN" card -q --db "$T/db" --aus 2 --area 16m --time 1s --destructive --claim C6 "$dev" \
+    >"$T/5.txt" 2>/dev/null || true
+id=$("$SB_BIN" results list --db "$T/db" --ids | tail -1)
+"$SB_BIN" results show --db "$T/db" "$id" >"$T/5.show"
+if diff <(sed 1d "$T/5.txt") <(sed 1d "$T/5.show") >/dev/null; then
+    ok "5: results show prints what the run printed"
+else
+    bad "5: results show differs"
+    diff <(sed 1d "$T/5.txt") <(sed 1d "$T/5.show") >&2 || true
+fi
+
+[[ $failed -eq 0 ]] || sb_fail "$failed card checks failed"
