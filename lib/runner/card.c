@@ -216,6 +216,12 @@ static SB_MUST_CHECK sb_status write_aus(card *k, sb_testfile *tf, double *rates
     for (unsigned i = 0; i < k->c->n_aus && st == SB_OK; i++) {
         uint64_t base = k->start + (uint64_t)i * k->au, t0 = sb_clock_ns();
         for (uint64_t off = 0; off < k->au && st == SB_OK; off += k->ru) {
+            /* A direct write to a slow card is not interrupted by the
+             * signal itself: the flag is looked at between writes. */
+            if (k->c->stop && atomic_load(k->c->stop)) {
+                st = sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+                break;
+            }
             st = sb_engine_xfer(&io, true, buf, (size_t)k->ru, (int64_t)(base + off), NULL, err);
             au_progress(k, i + 1, (uint64_t)i * k->au + off + k->ru, total, t_all, &last, false);
         }

@@ -5,7 +5,8 @@
 #     of blk-throttle's 100 ms slices, so every AU's true rate is that),
 #     reads to 40 MiB/s, 1600 read and 600 write IOPS: C10 PASS
 #     (10.49 >= 10 MB/s), U3 FAIL, A1 PASS (1600 >= 1500, 600 >= 500); the
-#     slowest AU within 3% of 10.49 MB/s, the IOPS within 3% of the limits;
+#     slowest AU within 3% of 10.49 MB/s, the IOPS of the better queue
+#     depth within 3% of the limits and neither depth above them;
 #     exit 1 (a claim failed), the JSON holds every verdict.
 #  2. Just below A1: 1400 read and 450 write IOPS: both random checks FAIL;
 #     writes at 8 MiB/s (8.39 MB/s): C10 FAIL.
@@ -15,6 +16,10 @@
 #     mounted device, --force without --destructive; a bad claim is refused
 #     before anything is touched.
 #  5. The run is saved; `results show` prints what the run printed.
+#  6. SIGINT while the AUs are written (a direct write is not cut short by
+#     the signal: the flag is checked between writes): exit 130, the AUs
+#     written so far shown as incomplete, every claim "not checked", the run
+#     saved as interrupted.
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -59,7 +64,7 @@ EOF
 get() { sed -n "s/^$1=//p" "$2"; }
 
 sb_loop_create 128 dev
-card=("$SB_BIN" card --no-save -q --aus 8 --area 32m --time 2s)
+card=("$SB_BIN" card --no-save -q --aus 8 --area 32m --time 3s)
 
 # ---- 1. above the thresholds -----------------------------------------------
 sb_throttle "$dev" wbps=$((10 << 20)) rbps=$((40 << 20)) riops=1600 wiops=600
@@ -77,14 +82,21 @@ done
 au=$(get au_min "$T/1.v")
 within "$au" $((10485760)) 3 && ok "1: slowest AU $au B/s within 3% of 10.49 MB/s" ||
     bad "1: slowest AU $au B/s, not within 3% of 10485760"
-for t in RND4K_Q1T1_read:1600 RND4K_Q32T1_read:1600 RND4K_Q1T1_write:600 RND4K_Q32T1_write:600; do
-    got=$(get "${t%%:*}" "$T/1.v")
-    if [[ -z $got ]]; then
-        echo "# ${t%%:*} not run (no asynchronous engine?)"
-        continue
-    fi
-    within "$got" "${t#*:}" 3 && ok "1: ${t%%:*} $got IOPS within 3% of ${t#*:}" ||
-        bad "1: ${t%%:*} $got IOPS, not within 3% of ${t#*:}"
+# The claim takes the better depth: that one within 3% of the limit, and
+# neither above it by more (QD1 is bound by each request's latency too, so
+# on a busy machine it may fall short of the limit).
+for t in read:1600 write:600; do
+    d=${t%%:*} lim=${t#*:}
+    q1=$(get "RND4K_Q1T1_$d" "$T/1.v")
+    q32=$(get "RND4K_Q32T1_$d" "$T/1.v")
+    [[ -n $q32 ]] || echo "# RND4K Q32T1 $d not run (no asynchronous engine?)"
+    best=$(python3 -c "import sys; print(max(float(x) for x in sys.argv[1:] if x))" "$q1" "$q32")
+    within "$best" "$lim" 3 && ok "1: random $d, the better depth: $best IOPS within 3% of $lim" ||
+        bad "1: random $d, the better depth: $best IOPS, not within 3% of $lim (QD1 $q1, QD32 $q32)"
+    for x in $q1 $q32; do
+        python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) <= float(sys.argv[2]) * 1.03 else 1)" "$x" "$lim" ||
+            bad "1: random $d: $x IOPS above the limit $lim by more than 3%"
+    done
 done
 
 # ---- 2. below ---------------------------------------------------------------
@@ -151,6 +163,22 @@ if diff <(sed 1d "$T/5.txt") <(sed 1d "$T/5.show") >/dev/null; then
 else
     bad "5: results show differs"
     diff <(sed 1d "$T/5.txt") <(sed 1d "$T/5.show") >&2 || true
+fi
+
+# ---- 6. SIGINT while the AUs are written -------------------------------------
+"$SB_BIN" card --db "$T/db6" --destructive --claim C10 --area 32m "$dev" >"$T/6.txt" 2>"$T/6.err" &
+pid=$!
+sleep 2
+kill -INT "$pid" || true
+rc=0
+wait "$pid" || rc=$?
+if [[ $rc -eq 130 ]] && grep -q "), incomplete$" "$T/6.txt" &&
+    grep -Eq "^  C10 +sequential write +- +10.0 MB/s +not checked: the sequential write did not complete$" "$T/6.txt" &&
+    grep -q "saved as run 1 (interrupted)" "$T/6.err"; then
+    ok "6: SIGINT: exit 130, the AUs so far shown incomplete, the claim not checked, saved interrupted"
+else
+    bad "6: SIGINT: exit $rc"
+    cat "$T/6.txt" "$T/6.err" >&2
 fi
 
 [[ $failed -eq 0 ]] || sb_fail "$failed card checks failed"
