@@ -57,9 +57,16 @@ static bool card_option(int idx, const char *arg, void *ctx)
     case CARD_AREA: st = cli_parse_size_nonzero(arg, "--area", &a->cfg.area_bytes, &err); break;
     case CARD_TIME:
         st = cli_parse_time_nonzero(arg, "--time", &ns, &err);
-        a->cfg.random_us = ns / 1000;
+        if (st == SB_OK)
+            a->cfg.random_us = ns / 1000;
         break;
-    case CARD_ENGINE: a->cfg.engine = arg; break;
+    case CARD_ENGINE:
+        if (strcmp(arg, "io_uring") != 0 && strcmp(arg, "libaio") != 0)
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--engine: '%s' is not an asynchronous engine (io_uring, libaio)",
+                              arg);
+        a->cfg.engine = arg;
+        break;
     case CARD_DESTRUCTIVE: a->cfg.destructive = true; break;
     case CARD_FORCE: a->cfg.force = true; break;
     default: break;

@@ -85,9 +85,10 @@ typedef struct card {
     bool have_regs;
     uint64_t au, ru, start; /* AU and RU bytes; where the AUs begin (a device's middle) */
     bool device;
-    double au_min;  /* the slowest AU, bytes/s, when every AU was written; NaN otherwise */
-    double iops[4]; /* rnd_tests' IOPS; NaN: not measured */
-    char qd32_why[3 * SB_ERROR_MSG_MAX]; /* why the QD32 tests did not run; "" when they did */
+    double au_min;    /* the slowest AU, bytes/s, when every AU was written; NaN otherwise */
+    double iops[4];   /* rnd_tests' IOPS; NaN: not measured */
+    const char *aeng; /* the QD32 tests' engine; NULL: none works here */
+    char qd32_why[3 * SB_ERROR_MSG_MAX]; /* why the QD32 tests do not run; "" when they do */
 } card;
 
 static sb_target_res *tres(card *k)
@@ -347,17 +348,24 @@ static void random_iops(card *k)
     }
 }
 
-static SB_MUST_CHECK sb_status random_tests(card *k, sb_error *err)
+/* The QD32 tests' engine, picked before anything is written: an --engine
+ * that does not work here is refused first. */
+static SB_MUST_CHECK sb_status pick_engine(card *k, sb_error *err)
 {
     static const char *const order[2] = { "io_uring", "libaio" };
-    const char *aeng;
     char passed[32];
-    SB_TRY(sb_job_args_engine(k->c->engine, order, &aeng, passed, sizeof passed, k->qd32_why,
+    SB_TRY(sb_job_args_engine(k->c->engine, order, &k->aeng, passed, sizeof passed, k->qd32_why,
                               sizeof k->qd32_why, err));
-    if (aeng)
+    if (k->aeng)
         k->qd32_why[0] = '\0';
     else if (k->c->notes)
         sb_sink_printf(k->c->notes, "%s: the QD32 random tests are left out\n", k->qd32_why);
+    return SB_OK;
+}
+
+static SB_MUST_CHECK sb_status random_tests(card *k, sb_error *err)
+{
+    const char *aeng = k->aeng;
     sb_job_argv b = { 0 };
     sb_status st = random_args(k, aeng, &b);
     if (st != SB_OK) {
@@ -441,6 +449,7 @@ sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb
 {
     SB_TRY(sb_card_check_config(c, err));
     card k = { .c = c, .run = run, .claims = c->claims, .au_min = NAN };
+    SB_TRY(pick_engine(&k, err));
     for (size_t i = 0; i < 4; i++)
         k.iops[i] = NAN;
     sb_target_kind kind;

@@ -193,6 +193,7 @@ check "card: --ru 3k" 2 "--ru:" "multiple of 4 KiB" -- card --ru 3k "$D"
 check "card: --au not a multiple of the RU" 2 "--au:" "multiple of the RU" -- card --au 700k "$D"
 check "card: --area below 16 MiB" 2 "--area:" "16 MiB" -- card --area 8m "$D"
 check "card: --time below 1 s" 2 "--time: less than 1 s" -- card --time 500ms "$D"
+check "card: --engine psync" 2 "--engine: 'psync' is not an asynchronous engine" -- card --engine psync "$D"
 check "card: --force without --destructive" 2 "--force is only for --destructive" -- card --force "$D"
 check "card: no TARGET" 2 "card: give one DIRECTORY or DEVICE" -- card
 check "card: missing directory" 1 "'$W/missing'" "does not exist" -- card -q "$W/missing"
