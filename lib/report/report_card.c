@@ -100,7 +100,7 @@ static void sequential(const sb_test *s, sb_sink *sink)
         sb_format_bytes(sb_report_param_u64(s, "ru_bytes"), ru, sizeof ru));
     if (strncmp(param(s, "aligned", ""), "to the file", 11) == 0)
         sb_sink_puts(sink, "                    (the AUs of a file: where the filesystem put it on "
-                           "the card is not known)\n");
+                           "the card is not known, and its own writes count)\n");
     const sb_measurement *mn = sb_test_measurement(s, "au_min");
     if (!mn || isnan(mn->value)) {
         sb_sink_printf(sink, "                    not measured%s%s\n", s->error ? ": " : "",
