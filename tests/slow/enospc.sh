@@ -28,16 +28,22 @@ sb_tmpdir out
 pid=$!
 
 # Wait for the 8 B point: the test file is truncated to 0 and grows again.
-# Then take every free block.
+# Then take every free block. The 8 B point has begun once the file has been
+# seen at the 4k point's 16 MiB, or smaller than it was seen before (the
+# 4k point's full file lasts only from its fdatasync to the idle wait's end,
+# a few ms, which a poll every ~10 ms can miss).
 phase=first
 filled=no
+largest=0
 for _ in $(seq 1 3000); do
     f=$(find "$mnt" -maxdepth 1 -name 'storbench-*.tmp' | head -1)
     if [[ -n $f ]]; then
         size=$(stat -c %s "$f" 2>/dev/null || echo 0)
-        if [[ $phase == first && $size -ge $((16 << 20)) ]]; then
+        if [[ $phase == first && ($size -ge $((16 << 20)) || $size -lt $largest) ]]; then
             phase=second
-        elif [[ $phase == second && $size -gt 0 && $size -lt $((8 << 20)) ]]; then
+        fi
+        [[ $size -gt $largest ]] && largest=$size
+        if [[ $phase == second && $size -gt 0 && $size -lt $((8 << 20)) ]]; then
             free=$(( $(stat -f -c '%a * %S' "$mnt") ))
             fallocate -l "$free" "$mnt/filler" 2>/dev/null ||
                 fallocate -l $((free - (1 << 20))) "$mnt/filler"
