@@ -95,7 +95,12 @@ edge=$(last_fast "$out/cliff.log" 17.9) # sqrt(40 * 8): between the two rates
 sb_fuse_stats idle_us idle
 echo "cliff: $fast MiB/s before, $slow MiB/s after, the last fast MiB ends at $edge MiB" \
     "(the writer left $idle us unused)"
-sb_within "$fast" 40 3 || sb_fail "the rate before the cliff is not 40 MiB/s"
+# The writer's own stalls (idle_us: paced time it left unused, a busy
+# machine's doing, not the device's) lower the rate it can see: 58 MiB at
+# 40 MiB/s is 1.45 s, and a 53 ms stall in CI made it 38.6 (-3.5%). The
+# rate is held to 40 MiB/s over the time the writer was writing.
+want=$(awk -v i="$idle" 'BEGIN { t = 58 / 40; printf "%.3f", 40 * t / (t + i / 1e6) }')
+sb_within "$fast" "$want" 3 || sb_fail "the rate before the cliff is not 40 MiB/s ($want with the writer's stalls)"
 sb_within "$slow" 8 3 || sb_fail "the rate after the cliff is not 8 MiB/s"
 sb_within "$edge" 64 2 || sb_fail "the cliff is not at 64 MiB"
 expect_stat written $((192 * MiB))
