@@ -13,6 +13,10 @@
 
 typedef struct card_args {
     sb_card_config cfg;
+    bool cliff, geometry;     /* --cliff, --geometry */
+    const char *cliff_option; /* the first option that means nothing without --cliff */
+    const char *geom_option;  /* ... without --geometry */
+    const char *claim_option; /* ... with them (an option of the claims check) */
     cli_output out;
     cli_save save;
 } card_args;
@@ -28,12 +32,15 @@ static SB_MUST_CHECK sb_status card_format(const char *arg, sb_format *out, sb_e
     return SB_OK;
 }
 
-static SB_MUST_CHECK sb_status parse_aus(const char *s, unsigned *out, sb_error *err)
+/* A count from lo to hi, the argument of option opt. */
+static SB_MUST_CHECK sb_status parse_count(const char *s, const char *opt, unsigned lo, unsigned hi,
+                                           unsigned *out, sb_error *err)
 {
-    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 4 || strtoul(s, NULL, 10) == 0 ||
-        strtoul(s, NULL, 10) > 1024)
-        return sb_error_set(err, SB_E_INVALID, 0, "--aus: '%s' is not a number from 1 to 1024", s);
-    *out = (unsigned)strtoul(s, NULL, 10);
+    unsigned long v = strtoul(s, NULL, 10);
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 4 || v < lo || v > hi)
+        return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is not a number from %u to %u", opt, s,
+                            lo, hi);
+    *out = (unsigned)v;
     return SB_OK;
 }
 
@@ -45,6 +52,14 @@ static bool card_option(int idx, const char *arg, void *ctx)
     uint64_t ns;
     if (idx >= CARD_FORMAT)
         return cli_output_option(idx - CARD_FORMAT, arg, &a->out, &a->save, card_format);
+    static const char *const claim_opts[] = {
+        [CARD_CLAIM] = "--claim",   [CARD_AU] = "--au",     [CARD_RU] = "--ru",
+        [CARD_AUS] = "--aus",       [CARD_AREA] = "--area", [CARD_TIME] = "--time",
+        [CARD_ENGINE] = "--engine",
+    };
+    if (idx < (int)(sizeof claim_opts / sizeof claim_opts[0]) && claim_opts[idx] &&
+        !a->claim_option)
+        a->claim_option = claim_opts[idx];
     switch (idx) {
     case CARD_CLAIM:
         st = sb_card_claims_parse(&a->cfg.claims, arg, &err);
@@ -53,7 +68,7 @@ static bool card_option(int idx, const char *arg, void *ctx)
         break;
     case CARD_AU: st = cli_parse_size_nonzero(arg, "--au", &a->cfg.au_bytes, &err); break;
     case CARD_RU: st = cli_parse_size_nonzero(arg, "--ru", &a->cfg.ru_bytes, &err); break;
-    case CARD_AUS: st = parse_aus(arg, &a->cfg.n_aus, &err); break;
+    case CARD_AUS: st = parse_count(arg, "--aus", 1, 1024, &a->cfg.n_aus, &err); break;
     case CARD_AREA: st = cli_parse_size_nonzero(arg, "--area", &a->cfg.area_bytes, &err); break;
     case CARD_TIME:
         st = cli_parse_time_nonzero(arg, "--time", &ns, &err);
@@ -67,6 +82,28 @@ static bool card_option(int idx, const char *arg, void *ctx)
                               arg);
         a->cfg.engine = arg;
         break;
+    case CARD_CLIFF: a->cliff = true; break;
+    case CARD_LIMIT:
+        st = cli_parse_size_nonzero(arg, "--limit", &a->cfg.cliff_limit_bytes, &err);
+        a->cliff_option = a->cliff_option ? a->cliff_option : "--limit";
+        break;
+    case CARD_BS:
+        st = cli_parse_size_nonzero(arg, "--bs", &a->cfg.cliff_bs, &err);
+        a->cliff_option = a->cliff_option ? a->cliff_option : "--bs";
+        break;
+    case CARD_PAUSE:
+        st = sb_parse_time_ns(arg, "--pause", &a->cfg.cliff_pause_ns, &err);
+        a->cliff_option = a->cliff_option ? a->cliff_option : "--pause";
+        break;
+    case CARD_GEOMETRY: a->geometry = true; break;
+    case CARD_GEOMETRY_TIME:
+        st = cli_parse_time_nonzero(arg, "--geometry-time", &a->cfg.geom_ns, &err);
+        a->geom_option = a->geom_option ? a->geom_option : "--geometry-time";
+        break;
+    case CARD_OPEN_AUS:
+        st = parse_count(arg, "--open-aus", 2, 64, &a->cfg.open_aus_max, &err);
+        a->geom_option = a->geom_option ? a->geom_option : "--open-aus";
+        break;
     case CARD_DESTRUCTIVE: a->cfg.destructive = true; break;
     case CARD_FORCE: a->cfg.force = true; break;
     default: break;
@@ -76,12 +113,14 @@ static bool card_option(int idx, const char *arg, void *ctx)
 
 static void card_progress(const sb_card_progress *p, void *ctx)
 {
-    char phase[32];
-    snprintf(phase, sizeof phase, "AU %u of %u", p->au, p->n_aus);
-    cli_progress_bytes("card", p->target, phase, p->done_bytes, p->total_bytes, p->rate,
-                       p->rate > 0 && p->total_bytes > p->done_bytes
-                           ? (uint64_t)((double)(p->total_bytes - p->done_bytes) / p->rate * 1e9)
-                           : 0,
+    char phase[48];
+    if (strcmp(p->phase, "AU") == 0)
+        snprintf(phase, sizeof phase, "AU %u of %u", p->au, p->n_aus);
+    else if (strcmp(p->phase, "open AUs") == 0)
+        snprintf(phase, sizeof phase, "open AUs: %u of %u", p->au, p->n_aus);
+    else
+        snprintf(phase, sizeof phase, "%s", p->phase);
+    cli_progress_bytes("card", p->target, phase, p->done_bytes, p->total_bytes, p->rate, p->eta_ns,
                        p->starting, ctx);
 }
 
@@ -138,8 +177,21 @@ static const char card_usage[] =
     "                          direct, --time each at queue depth 1 and 32, the better\n"
     "                          of the two against 1500/500 (A1) or 4000/2000 (A2)\n"
     "                          IOPS, and the 10 MB/s sequential floor\n"
+    "  capacity                on a DEVICE, verify's quick probe: blocks written at\n"
+    "                          spread offsets and read back (a fake card loses some)\n"
     "One line per check: PASS or FAIL with the measured figure and the threshold,\n"
     "or 'not checked' and why.\n"
+    "\n"
+    "Instead of the claims, and together if both are given:\n"
+    "  --cliff     writes across the free space (or --limit), direct, sampled every\n"
+    "              0.5 s, and finds where the write rate falls for good (an SLC or\n"
+    "              write cache filling): the bytes written before, the rates before\n"
+    "              and after, and whether an idle --pause brings the rate back\n"
+    "  --geometry  reads just before, across and after power-of-two boundaries\n"
+    "              (flashbench -a) until the difference is clear: the erase-block\n"
+    "              size and partition alignment advice; read-only, also on a\n"
+    "              mounted card; with --destructive on a DEVICE also how many AUs\n"
+    "              the card keeps open\n"
     "\n"
     "DIRECTORY is a directory on the card: a test file is created there and\n"
     "removed after. DEVICE is the card's block device, written from its middle\n"
@@ -156,6 +208,19 @@ int cmd_card(const char *cmdline, int argc, char **argv)
     int rc = cli_parse(argc, argv, cli_card_opts, card_usage, card_option, &a, &first);
     if (rc == CLI_EXIT_OK)
         rc = cli_force_check(a.cfg.force, a.cfg.destructive);
+    if (rc == CLI_EXIT_OK && a.cliff_option && !a.cliff)
+        rc = cli_usage_error("card: %s is an option of --cliff, which was not given",
+                             a.cliff_option);
+    if (rc == CLI_EXIT_OK && a.geom_option && !a.geometry)
+        rc = cli_usage_error("card: %s is an option of --geometry, which was not given",
+                             a.geom_option);
+    if (rc == CLI_EXIT_OK && a.claim_option && (a.cliff || a.geometry))
+        rc = cli_usage_error("card: %s is an option of the claims check, which %s replaces",
+                             a.claim_option, a.cliff ? "--cliff" : "--geometry");
+    /* --cliff and --geometry run instead of the claims check, not beside it. */
+    a.cfg.cliff = a.cliff;
+    a.cfg.geometry = a.geometry;
+    a.cfg.check_claims = !a.cliff && !a.geometry;
     if (rc == CLI_EXIT_OK && argc - first != 1)
         rc = cli_usage_error("card: give one DIRECTORY or DEVICE (got %d; see --help)",
                              argc - first);

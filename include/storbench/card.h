@@ -22,6 +22,22 @@
  * and the run says so). A claim is checked against the better of the two depths.
  *  4. Verdicts: one test "claim X" per claim, with the measured figure, the
  *     threshold and pass/fail, or "not checked" and why.
+ *  5. Capacity (a device only, with destructive): verify's quick probe
+ *     (verify.h), blocks written at spread offsets and read back; a card
+ *     that loses one is not as large as it claims. In a directory only
+ *     filling the free space tells (storbench verify), which is said.
+ * Steps 2-5 are the claims check (claims, the default). Two more checks run
+ * when asked, each alone or with the others, after step 1:
+ *  - cliff: a sequential write (direct, cliff_bs writes, made durable at
+ *    every sample) across the free area or the first cliff_limit bytes,
+ *    sampled every SB_CARD_CLIFF_SAMPLE_NS; where the rate falls for good
+ *    (card_stats.h sb_cliff_find), the rates before and after, and, after
+ *    an idle pause of cliff_pause_ns, whether the rate comes back. The
+ *    curve (rate against bytes written) is kept with the result.
+ *  - geometry: the erase-block size from read timings around power-of-two
+ *    boundaries (card_stats.h sb_geometry_find), read-only; on a device
+ *    with destructive also how many AUs the card keeps open
+ *    (sb_openau_find), from writes to 1..open_aus_max AUs in turn.
  *
  * The target: a directory (a file created there and removed after), or,
  * with destructive, a whole block device under target.h's rules (never
@@ -47,29 +63,48 @@
 #define SB_CARD_DEFAULT_RU_BYTES (512ull << 10) /* the Speed Class RU */
 #define SB_CARD_DEFAULT_AUS 16u
 #define SB_CARD_DEFAULT_AREA_BYTES (256ull << 20)
-#define SB_CARD_DEFAULT_RANDOM_US 10000000ull /* 10 s per random test */
+#define SB_CARD_DEFAULT_RANDOM_US 10000000ull   /* 10 s per random test */
+#define SB_CARD_DEFAULT_CLIFF_BS (1ull << 20)   /* the cliff's writes */
+#define SB_CARD_CLIFF_SAMPLE_NS 500000000ull    /* one sample of the cliff's curve */
+#define SB_CARD_DEFAULT_PAUSE_NS 30000000000ull /* the idle pause before the recovery check */
+#define SB_CARD_DEFAULT_GEOM_NS 60000000000ull  /* the geometry's time for repetitions */
+#define SB_CARD_DEFAULT_OPEN_AUS 8u             /* the open-AU test's largest count */
 
-/* What the progress callback sees while the AUs are written. */
+/* What the progress callback sees during the steps that are not jobs (the
+ * random tests report through job_progress). */
 typedef struct sb_card_progress {
     const char *target;
-    unsigned au, n_aus; /* the AU being written (1-based) and how many */
-    uint64_t done_bytes, total_bytes;
-    double rate;   /* bytes/s of the AUs so far */
-    bool starting; /* the first second: no rate shown (see job.h) */
+    /* "AU" (the sequential classes: au of n_aus), "cliff", "pause",
+     * "after pause", "geometry", "open AUs"; never NULL. */
+    const char *phase;
+    unsigned au, n_aus;               /* phase "AU": the AU being written (1-based) and how many;
+                                       * "open AUs": the count being written and the largest */
+    uint64_t done_bytes, total_bytes; /* of the phase; total 0 when unknown */
+    double rate;                      /* bytes/s of the phase so far; 0 when it reads or waits */
+    uint64_t eta_ns;                  /* of the phase, 0 when unknown */
+    bool starting;                    /* the first second: no rate shown (see job.h) */
 } sb_card_progress;
 
 typedef void (*sb_card_progress_fn)(const sb_card_progress *p, void *ctx);
 
 typedef struct sb_card_config {
+    bool check_claims;     /* steps 2-5 (default true) */
+    bool cliff;            /* the cliff test (default false) */
+    bool geometry;         /* the geometry test (default false) */
     sb_card_claims claims; /* the user's (--claim); the card's are added */
     uint64_t au_bytes;     /* 0: the card's AU, else SB_CARD_DEFAULT_AU_BYTES */
     uint64_t ru_bytes;
     unsigned n_aus;
     uint64_t area_bytes;
     uint64_t random_us;
-    const char *engine; /* the QD32 engine; NULL: io_uring, else libaio */
-    bool destructive;   /* the target may be a whole block device */
-    bool force;         /* with destructive: also over a filesystem */
+    const char *engine;         /* the QD32 engine; NULL: io_uring, else libaio */
+    uint64_t cliff_limit_bytes; /* 0: the free space (directory) or the whole device */
+    uint64_t cliff_bs;          /* one write of the cliff test */
+    uint64_t cliff_pause_ns;    /* idle before the recovery check; 0: no check */
+    uint64_t geom_ns;           /* the geometry's time for repetitions */
+    unsigned open_aus_max;      /* the open-AU test's largest count (destructive only) */
+    bool destructive;           /* the target may be a whole block device */
+    bool force;                 /* with destructive: also over a filesystem */
     atomic_int *stop;
     sb_card_progress_fn progress;
     void *progress_ctx;
@@ -82,7 +117,10 @@ typedef struct sb_card_config {
 void sb_card_config_init(sb_card_config *c);
 
 /* Checks the config alone: sizes in range (RU a multiple of 4 KiB and at
- * most the AU, AU at most 1 GiB, 1..1024 AUs, area at least 16 MiB). */
+ * most the AU, AU at most 1 GiB, 1..1024 AUs, area at least 16 MiB; the
+ * cliff's write a multiple of 4 KiB up to 64 MiB, its limit at least 64
+ * of them; geometry time at least 1 s; 2..64 open AUs), and at least one
+ * of the three checks asked for. */
 SB_MUST_CHECK sb_status sb_card_check_config(const sb_card_config *c, sb_error *err);
 
 /* Runs the checks on path and appends one target to run with the tests

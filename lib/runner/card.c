@@ -19,18 +19,16 @@
 
 #include "common/rng.h"
 #include "engine/engine.h"
-#include "probe/probe.h"
+#include "runner/card_int.h"
 #include "runner/job_args.h"
 #include "runner/progress_int.h"
-#include "storbench/card.h"
 #include "storbench/clock.h"
 #include "storbench/jobspec.h"
-#include "target/target.h"
 
 #define BUF_ALIGN 4096u
 #define MAX_AU_BYTES (1ull << 30)
 #define MIN_AREA_BYTES (16ull << 20)
-#define PROGRESS_NS 250000000ull
+#define MAX_CLIFF_BS (64ull << 20)
 /* The random tests: jobs named as the suite names its tests; the job
  * runner names each test by its job and direction ("RND4K Q1T1 read"). */
 static const struct rnd_test {
@@ -50,6 +48,11 @@ void sb_card_config_init(sb_card_config *c)
     c->n_aus = SB_CARD_DEFAULT_AUS;
     c->area_bytes = SB_CARD_DEFAULT_AREA_BYTES;
     c->random_us = SB_CARD_DEFAULT_RANDOM_US;
+    c->check_claims = true;
+    c->cliff_bs = SB_CARD_DEFAULT_CLIFF_BS;
+    c->cliff_pause_ns = SB_CARD_DEFAULT_PAUSE_NS;
+    c->geom_ns = SB_CARD_DEFAULT_GEOM_NS;
+    c->open_aus_max = SB_CARD_DEFAULT_OPEN_AUS;
 }
 
 sb_status sb_card_check_config(const sb_card_config *c, sb_error *err)
@@ -71,36 +74,45 @@ sb_status sb_card_check_config(const sb_card_config *c, sb_error *err)
                             c->area_bytes);
     if (c->random_us < 1000000)
         return sb_error_set(err, SB_E_INVALID, 0, "--time: less than 1 s per random test");
+    if (c->cliff_bs == 0 || c->cliff_bs % BUF_ALIGN || c->cliff_bs > MAX_CLIFF_BS)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "--bs: %" PRIu64 " bytes is not a multiple of 4 KiB up to 64 MiB",
+                            c->cliff_bs);
+    if (c->cliff_limit_bytes && c->cliff_limit_bytes < 64 * c->cliff_bs)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "--limit: %" PRIu64 " bytes is fewer than 64 writes of --bs (%" PRIu64
+                            " bytes): too few to find a cliff",
+                            c->cliff_limit_bytes, c->cliff_bs);
+    if (c->geom_ns < 1000000000ull)
+        return sb_error_set(err, SB_E_INVALID, 0, "--geometry-time: less than 1 s");
+    if (c->open_aus_max < 2 || c->open_aus_max > 64)
+        return sb_error_set(err, SB_E_INVALID, 0, "--open-aus: %u is not 2 to 64", c->open_aus_max);
+    if (!c->check_claims && !c->cliff && !c->geometry)
+        return sb_error_set(err, SB_E_INVALID, 0, "card: nothing to check");
     return SB_OK;
 }
 
-/* Everything one card run needs; lives on sb_card_run's stack. */
-typedef struct card {
-    const sb_card_config *c;
-    sb_target *t;
-    sb_run *run;
-    size_t tix; /* the target's index in run->targets (pointers move as tests are added) */
-    sb_card_claims claims;
-    sb_sd_card regs;
-    bool have_regs;
-    uint64_t au, ru, start; /* AU and RU bytes; where the AUs begin (a device's middle) */
-    bool device;
-    double au_min;    /* the slowest AU, bytes/s, when every AU was written; NaN otherwise */
-    double iops[4];   /* rnd_tests' IOPS; NaN: not measured */
-    const char *aeng; /* the QD32 tests' engine; NULL: none works here */
-    char qd32_why[3 * SB_ERROR_MSG_MAX]; /* why the QD32 tests do not run; "" when they do */
-} card;
-
-static sb_target_res *tres(card *k)
+sb_target_res *sb_card_tres(sb_card *k)
 {
     return &k->run->targets[k->tix];
+}
+
+void sb_card_report(sb_card *k, const sb_card_progress *p, uint64_t *last, bool final)
+{
+    if (!k->c->progress)
+        return;
+    uint64_t now = sb_clock_ns();
+    if (!final && now - *last < SB_CARD_PROGRESS_NS)
+        return;
+    *last = now;
+    k->c->progress(p, k->c->progress_ctx);
 }
 
 /* ---- 1. the registers ---------------------------------------------------- */
 
 /* The claims of the card's SD Status, added as the card's. A code the
  * table does not know (a reserved one, C0, "none") is no claim. */
-static SB_MUST_CHECK sb_status card_claims(card *k, sb_error *err)
+static SB_MUST_CHECK sb_status card_claims(sb_card *k, sb_error *err)
 {
     if (!k->have_regs || !k->regs.ssr.valid)
         return SB_OK;
@@ -114,10 +126,10 @@ static SB_MUST_CHECK sb_status card_claims(card *k, sb_error *err)
     return SB_OK;
 }
 
-static SB_MUST_CHECK sb_status identify(card *k, sb_error *err)
+static SB_MUST_CHECK sb_status identify(sb_card *k, sb_error *err)
 {
     sb_test *t;
-    SB_TRY(sb_result_add_test(tres(k), "card", "registers", &t, err));
+    SB_TRY(sb_result_add_test(sb_card_tres(k), "card", "registers", &t, err));
     uint64_t dev = sb_target_devno(k->t);
     char why[256] = "";
     k->have_regs = dev && sb_probe_sd_card(NULL, major(dev), minor(dev), &k->regs, why, sizeof why);
@@ -164,30 +176,32 @@ static SB_MUST_CHECK sb_status identify(card *k, sb_error *err)
         snprintf(list + n, sizeof list - n, "%s%s%s", n ? " " : "", k->claims.c[i].name,
                  k->claims.c[i].from_card ? "" : " (--claim)");
     }
-    return sb_kvs_set(&t->params, "claims", list[0] ? list : "none", err);
+    SB_TRY(sb_kvs_set(&t->params, "claims", list[0] ? list : "none", err));
+    char checks[32];
+    snprintf(checks, sizeof checks, "%s%s%s", k->c->check_claims ? " claims" : "",
+             k->c->geometry ? " geometry" : "", k->c->cliff ? " cliff" : "");
+    return sb_kvs_set(&t->params, "checks", checks + 1, err);
 }
 
 /* ---- 2. the sequential classes ------------------------------------------- */
 
-static void au_progress(card *k, unsigned au, uint64_t done, uint64_t total, uint64_t t0,
+static void au_progress(sb_card *k, unsigned au, uint64_t done, uint64_t total, uint64_t t0,
                         uint64_t *last, bool final)
 {
-    if (!k->c->progress)
-        return;
     uint64_t now = sb_clock_ns();
-    if (!final && now - *last < PROGRESS_NS)
-        return;
-    *last = now;
+    double rate = now > t0 ? (double)done * 1e9 / (double)(now - t0) : 0;
     sb_card_progress p = {
         .target = sb_target_path(k->t),
+        .phase = "AU",
         .au = au,
         .n_aus = k->c->n_aus,
         .done_bytes = done,
         .total_bytes = total,
-        .rate = now > t0 ? (double)done * 1e9 / (double)(now - t0) : 0,
+        .rate = rate,
+        .eta_ns = rate > 0 && total > done ? (uint64_t)((double)(total - done) / rate * 1e9) : 0,
         .starting = now - t0 < SB_PROGRESS_STARTING_NS,
     };
-    k->c->progress(&p, k->c->progress_ctx);
+    sb_card_report(k, &p, last, final);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -198,8 +212,8 @@ static int cmp_double(const void *a, const void *b)
 
 /* Writes the AUs; rates[i] gets AU i's bytes/s. *n_done counts the AUs
  * written whole (the rest are not measured). */
-static SB_MUST_CHECK sb_status write_aus(card *k, sb_testfile *tf, double *rates, unsigned *n_done,
-                                         sb_error *err)
+static SB_MUST_CHECK sb_status write_aus(sb_card *k, sb_testfile *tf, double *rates,
+                                         unsigned *n_done, sb_error *err)
 {
     *n_done = 0;
     int fd;
@@ -239,10 +253,10 @@ static SB_MUST_CHECK sb_status write_aus(card *k, sb_testfile *tf, double *rates
     return st;
 }
 
-static SB_MUST_CHECK sb_status sequential(card *k, sb_error *err)
+static SB_MUST_CHECK sb_status sequential(sb_card *k, sb_error *err)
 {
     sb_test *t;
-    SB_TRY(sb_result_add_test(tres(k), "card", "sequential write", &t, err));
+    SB_TRY(sb_result_add_test(sb_card_tres(k), "card", "sequential write", &t, err));
     SB_TRY(sb_kvs_setf(&t->params, err, "au_bytes", "%" PRIu64, k->au));
     SB_TRY(sb_kvs_setf(&t->params, err, "ru_bytes", "%" PRIu64, k->ru));
     SB_TRY(sb_kvs_setf(&t->params, err, "aus", "%u", k->c->n_aus));
@@ -261,7 +275,7 @@ static SB_MUST_CHECK sb_status sequential(card *k, sb_error *err)
         st = write_aus(k, tf, rates, &n, &ioerr);
     sb_testfile_remove(tf);
     /* The pointer may have moved: only this target's tests were added. */
-    t = &tres(k)->tests[tres(k)->n_tests - 1];
+    t = &sb_card_tres(k)->tests[sb_card_tres(k)->n_tests - 1];
     sb_status rst = SB_OK;
     if (n > 0) {
         double sum = 0;
@@ -297,7 +311,7 @@ static SB_MUST_CHECK sb_status sequential(card *k, sb_error *err)
 
 /* ---- 3. the application classes ------------------------------------------ */
 
-static SB_MUST_CHECK sb_status random_args(card *k, const char *aeng, sb_job_argv *b)
+static SB_MUST_CHECK sb_status random_args(sb_card *k, const char *aeng, sb_job_argv *b)
 {
     const char *path = sb_target_path(k->t);
     long pid = (long)getpid();
@@ -334,7 +348,7 @@ static SB_MUST_CHECK sb_status random_args(card *k, const char *aeng, sb_job_arg
 
 /* The IOPS of the random tests, wherever the job runner put them (under
  * our target when its path is the same, else a target of its own). */
-static void random_iops(card *k)
+static void random_iops(sb_card *k)
 {
     for (size_t ti = 0; ti < k->run->n_targets; ti++) {
         const sb_target_res *r = &k->run->targets[ti];
@@ -350,7 +364,7 @@ static void random_iops(card *k)
 
 /* The QD32 tests' engine, picked before anything is written: an --engine
  * that does not work here is refused first. */
-static SB_MUST_CHECK sb_status pick_engine(card *k, sb_error *err)
+static SB_MUST_CHECK sb_status pick_engine(sb_card *k, sb_error *err)
 {
     static const char *const order[2] = { "io_uring", "libaio" };
     char passed[32];
@@ -363,7 +377,7 @@ static SB_MUST_CHECK sb_status pick_engine(card *k, sb_error *err)
     return SB_OK;
 }
 
-static SB_MUST_CHECK sb_status random_tests(card *k, sb_error *err)
+static SB_MUST_CHECK sb_status random_tests(sb_card *k, sb_error *err)
 {
     const char *aeng = k->aeng;
     sb_job_argv b = { 0 };
@@ -396,14 +410,14 @@ static SB_MUST_CHECK sb_status random_tests(card *k, sb_error *err)
 /* ---- 4. the verdicts ----------------------------------------------------- */
 
 /* One check of one claim: measured (NaN: not measured) against need. */
-static SB_MUST_CHECK sb_status verdict(card *k, const sb_card_claim *c, const char *check,
+static SB_MUST_CHECK sb_status verdict(sb_card *k, const sb_card_claim *c, const char *check,
                                        const char *unit, double measured, double need,
                                        const char *why_not, sb_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "%s %s", c->name, check);
     sb_test *t;
-    SB_TRY(sb_result_add_test(tres(k), "card", name, &t, err));
+    SB_TRY(sb_result_add_test(sb_card_tres(k), "card", name, &t, err));
     SB_TRY(sb_kvs_set(&t->params, "claim", c->name, err));
     SB_TRY(sb_kvs_set(&t->params, "check", check, err));
     SB_TRY(sb_kvs_set(&t->params, "source", c->from_card ? "card" : "--claim", err));
@@ -426,7 +440,7 @@ static double best(double a, double b)
     return a > b ? a : b;
 }
 
-static SB_MUST_CHECK sb_status verdicts(card *k, sb_error *err)
+static SB_MUST_CHECK sb_status verdicts(sb_card *k, sb_error *err)
 {
     const char *seq_why = "the sequential write did not complete";
     const char *rnd_why = "the random tests did not complete";
@@ -445,18 +459,48 @@ static SB_MUST_CHECK sb_status verdicts(card *k, sb_error *err)
 
 /* ---- the run -------------------------------------------------------------- */
 
+/* The room the claims check needs; SB_E_NOSPACE when there is none. On a
+ * device the AUs start at its middle, AU-aligned: a card keeps its first
+ * AUs for the FAT and may treat them otherwise. */
+static SB_MUST_CHECK sb_status claims_room(sb_card *k, const char *path, sb_error *err)
+{
+    const sb_card_config *c = k->c;
+    uint64_t need = (uint64_t)c->n_aus * k->au;
+    uint64_t space = sb_target_space_bytes(k->t);
+    if (k->device) {
+        k->start = space / 2 / k->au * k->au;
+        if (k->start + need > space || k->start + c->area_bytes > space)
+            return sb_error_set(err, SB_E_NOSPACE, 0,
+                                "'%s' holds %" PRIu64 " bytes: too small for %u AUs of %" PRIu64
+                                " bytes and a %" PRIu64 "-byte random area in its second half",
+                                path, space, c->n_aus, k->au, c->area_bytes);
+        return SB_OK;
+    }
+    uint64_t want = (need > c->area_bytes ? need : c->area_bytes) + (16ull << 20);
+    if (space < want)
+        return sb_error_set(err, SB_E_NOSPACE, 0,
+                            "'%s' has %" PRIu64 " bytes free: %u AUs of %" PRIu64
+                            " bytes and the %" PRIu64 "-byte random area need %" PRIu64
+                            " (--aus, --area)",
+                            path, space, c->n_aus, k->au, c->area_bytes, want);
+    return SB_OK;
+}
+
 sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb_error *err)
 {
     SB_TRY(sb_card_check_config(c, err));
-    card k = { .c = c, .run = run, .claims = c->claims, .au_min = NAN };
-    SB_TRY(pick_engine(&k, err));
+    sb_card k = { .c = c, .run = run, .claims = c->claims, .au_min = NAN, .cap_ok = NAN };
+    if (c->check_claims)
+        SB_TRY(pick_engine(&k, err));
     for (size_t i = 0; i < 4; i++)
         k.iops[i] = NAN;
     sb_target_kind kind;
     uint64_t size;
     SB_TRY(sb_target_stat(path, &kind, &size, err));
     k.device = kind == SB_TARGET_DEVICE;
-    unsigned flags = SB_TARGET_WRITE | (c->destructive ? SB_TARGET_DESTRUCTIVE : 0) |
+    /* The geometry alone only reads; everything else writes. */
+    bool writes = c->check_claims || c->cliff || (c->geometry && c->destructive);
+    unsigned flags = (writes ? SB_TARGET_WRITE : 0) | (c->destructive ? SB_TARGET_DESTRUCTIVE : 0) |
                      (c->destructive && c->force ? SB_TARGET_FORCE : 0);
     SB_TRY(sb_target_open(path, flags, &k.t, err));
     sb_target_res *tr;
@@ -469,40 +513,24 @@ sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb
     k.tix = run->n_targets - 1;
     SB_TRY_GOTO(st, sb_target_describe(k.t, &tr->info, err), done);
     SB_TRY_GOTO(st, identify(&k, err), done);
-
-    uint64_t need = (uint64_t)c->n_aus * k.au;
-    if (k.device) {
-        /* From the middle, AU-aligned: a card keeps its first AUs for the
-         * FAT and may treat them otherwise. */
-        uint64_t dev = sb_target_space_bytes(k.t);
-        k.start = dev / 2 / k.au * k.au;
-        if (k.start + need > dev || k.start + c->area_bytes > dev) {
-            st = sb_error_set(err, SB_E_NOSPACE, 0,
-                              "'%s' holds %" PRIu64 " bytes: too small for %u AUs of %" PRIu64
-                              " bytes and a %" PRIu64 "-byte random area in its second half",
-                              path, dev, c->n_aus, k.au, c->area_bytes);
-            goto done;
-        }
-    } else {
-        uint64_t free_bytes = sb_target_space_bytes(k.t);
-        uint64_t want = (need > c->area_bytes ? need : c->area_bytes) + (16ull << 20);
-        if (free_bytes < want) {
-            st = sb_error_set(err, SB_E_NOSPACE, 0,
-                              "'%s' has %" PRIu64 " bytes free: %u AUs of %" PRIu64
-                              " bytes and the %" PRIu64 "-byte random area need %" PRIu64
-                              " (--aus, --area)",
-                              path, free_bytes, c->n_aus, k.au, c->area_bytes, want);
-            goto done;
-        }
+    if (c->check_claims) {
+        SB_TRY_GOTO(st, claims_room(&k, path, err), done);
+        SB_TRY_GOTO(st, sequential(&k, err), done);
+        SB_TRY_GOTO(st, random_tests(&k, err), done);
     }
-    SB_TRY_GOTO(st, sequential(&k, err), done);
-    SB_TRY_GOTO(st, random_tests(&k, err), done);
+    /* The geometry reads before the cliff's writes fill the card. */
+    if (c->geometry)
+        SB_TRY_GOTO(st, sb_card_geometry(&k, err), done);
+    if (c->cliff)
+        SB_TRY_GOTO(st, sb_card_cliff(&k, err), done);
 done:;
     /* Every claim gets its line, measured or not, also after an error. */
-    sb_error verr;
-    sb_status vst = verdicts(&k, &verr);
-    if (st == SB_OK && vst != SB_OK)
-        st = sb_error_copy(err, &verr);
+    if (c->check_claims) {
+        sb_error verr;
+        sb_status vst = verdicts(&k, &verr);
+        if (st == SB_OK && vst != SB_OK)
+            st = sb_error_copy(err, &verr);
+    }
     sb_target_close(k.t);
     return st;
 }
