@@ -84,6 +84,7 @@ typedef enum sb_verify_phase {
     SB_VERIFY_BOTH,       /* write, then read back */
     SB_VERIFY_WRITE_ONLY, /* write and keep (read later with READ_ONLY) */
     SB_VERIFY_READ_ONLY,  /* read what an earlier WRITE_ONLY left */
+    SB_VERIFY_PROBE_ONLY, /* a device's quick probe alone (storbench card's capacity check) */
 } sb_verify_phase;
 
 /* What a sector holds, compared with what was written there. */
@@ -124,13 +125,14 @@ typedef struct sb_verify_config {
 void sb_verify_config_init(sb_verify_config *c);
 
 /* Checks c alone (SB_E_INVALID: sizes not multiples of 512, a chunk larger
- * than a file, sizes of 0 where not allowed). */
+ * than a file, sizes of 0 where not allowed, PROBE_ONLY without probe). */
 SB_MUST_CHECK sb_status sb_verify_check_config(const sb_verify_config *c, sb_error *err);
 
 /* Runs verify on path (a directory, or a block device) and appends its
  * target and tests to run. Refusals (a missing path, a character device, a
  * block device without destructive or in use, a read-only phase without a
- * manifest, a write phase over an earlier run's files) happen before
+ * manifest, a write phase over an earlier run's files, PROBE_ONLY on a
+ * directory, where a file's blocks are where the filesystem put them) happen before
  * anything is written and add nothing to run. An I/O error or a raised stop
  * flag ends the phase: what was measured stays in run (the test marked
  * incomplete), the files are removed, and the status is returned (the

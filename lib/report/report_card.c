@@ -144,7 +144,9 @@ static void random_table(const sb_run *run, sb_sink *sink)
 static void figure(const char *unit, double v, char *buf, size_t len)
 {
     char b[32];
-    if (strcmp(unit, "B/s") == 0)
+    if (strcmp(unit, "B") == 0)
+        snprintf(buf, len, "%s", v > 0 ? sb_format_bytes((uint64_t)v, b, sizeof b) : "-");
+    else if (strcmp(unit, "B/s") == 0)
         snprintf(buf, len, "%.1f MB/s", v / 1e6);
     else
         snprintf(buf, len, "%s IOPS", thousands(v, b, sizeof b));
@@ -153,6 +155,7 @@ static void figure(const char *unit, double v, char *buf, size_t len)
 static void claims_table(const sb_run *run, sb_sink *sink)
 {
     bool head = false;
+    size_t classes = 0; /* rows of a class, not of the capacity */
     for (size_t i = 0; i < run->n_targets; i++)
         for (size_t j = 0; j < run->targets[i].n_tests; j++) {
             const sb_test *t = &run->targets[i].tests[j];
@@ -164,6 +167,8 @@ static void claims_table(const sb_run *run, sb_sink *sink)
                                "measured", "needs", "verdict");
                 head = true;
             }
+            if (strcmp(param(t, "check", ""), "capacity") != 0)
+                classes++;
             const char *unit = param(t, "unit", "B/s");
             char meas[48] = "-", need[48];
             const sb_measurement *m = sb_test_measurement(t, "measured");
@@ -180,9 +185,11 @@ static void claims_table(const sb_run *run, sb_sink *sink)
             sb_sink_printf(sink, "  %-6s %-17s %-14s %-14s %s\n", param(t, "claim", "?"),
                            param(t, "check", "?"), meas, need, v);
         }
-    if (!head)
-        sb_sink_puts(sink, "\n  no class claimed: the card's registers state none, and no "
-                           "--claim was given\n");
+    if (!classes)
+        sb_sink_printf(sink,
+                       "%s  no class claimed: the card's registers state none, and no "
+                       "--claim was given\n",
+                       head ? "" : "\n");
 }
 
 sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o, sb_sink *sink,

@@ -24,6 +24,7 @@
 #include "runner/progress_int.h"
 #include "storbench/clock.h"
 #include "storbench/jobspec.h"
+#include "storbench/verify.h"
 
 #define BUF_ALIGN 4096u
 #define MAX_AU_BYTES (1ull << 30)
@@ -407,6 +408,58 @@ static SB_MUST_CHECK sb_status random_tests(sb_card *k, sb_error *err)
     return st;
 }
 
+/* ---- 5. the capacity ------------------------------------------------------ */
+
+static void capacity_progress(const sb_verify_progress *vp, void *ctx)
+{
+    sb_card *k = ctx;
+    sb_card_progress p = { .target = vp->target,
+                           .phase = "capacity",
+                           .done_bytes = vp->done_bytes,
+                           .total_bytes = vp->total_bytes,
+                           .rate = vp->rate,
+                           .eta_ns = vp->eta_ns,
+                           .starting = vp->starting };
+    uint64_t last = 0;
+    sb_card_report(k, &p, &last, true);
+}
+
+/* verify's quick probe (verify.h) on a device, after the card's own target
+ * is closed (a device is opened exclusively). Its target and test join the
+ * run; k->cap_ok and cap_bytes get its answer. */
+static SB_MUST_CHECK sb_status capacity(sb_card *k, const char *path, sb_error *err)
+{
+    if (!k->device) {
+        snprintf(k->cap_why, sizeof k->cap_why,
+                 "in a directory only filling the free space tells (storbench verify %s)", path);
+        return SB_OK;
+    }
+    sb_verify_config vc;
+    sb_verify_config_init(&vc);
+    vc.phase = SB_VERIFY_PROBE_ONLY;
+    vc.destructive = true;
+    vc.force = k->c->force;
+    vc.stop = k->c->stop;
+    vc.progress = k->c->progress ? capacity_progress : NULL;
+    vc.progress_ctx = k;
+    size_t before = k->run->n_targets;
+    sb_status st = sb_verify_run(&vc, path, k->run, err);
+    const sb_test *probe = NULL;
+    for (size_t i = before; i < k->run->n_targets; i++)
+        for (size_t j = 0; j < k->run->targets[i].n_tests; j++)
+            if (strcmp(k->run->targets[i].tests[j].name, "probe") == 0)
+                probe = &k->run->targets[i].tests[j];
+    double bad = probe && probe->complete ? sb_test_value(probe, "probe_sectors_bad", NAN) : NAN;
+    if (!isnan(bad)) {
+        k->cap_claimed = sb_test_value(probe, "capacity_claimed", NAN);
+        k->cap_ok = bad == 0 ? k->cap_claimed : sb_test_value(probe, "capacity_probe", 0);
+    } else {
+        /* The probe's own error is the run's (returned); this says where. */
+        snprintf(k->cap_why, sizeof k->cap_why, "the capacity probe did not complete");
+    }
+    return st;
+}
+
 /* ---- 4. the verdicts ----------------------------------------------------- */
 
 /* One check of one claim: measured (NaN: not measured) against need. */
@@ -421,7 +474,8 @@ static SB_MUST_CHECK sb_status verdict(sb_card *k, const sb_card_claim *c, const
     SB_TRY(sb_kvs_set(&t->params, "claim", c->name, err));
     SB_TRY(sb_kvs_set(&t->params, "check", check, err));
     SB_TRY(sb_kvs_set(&t->params, "source", c->from_card ? "card" : "--claim", err));
-    SB_TRY(sb_kvs_setf(&t->params, err, "threshold", "%.0f", need));
+    if (!isnan(need)) /* a capacity not checked has no size to hold */
+        SB_TRY(sb_kvs_setf(&t->params, err, "threshold", "%.0f", need));
     SB_TRY(sb_kvs_set(&t->params, "unit", unit, err));
     if (isnan(measured)) {
         SB_TRY(sb_kvs_set(&t->params, "verdict", "not checked", err));
@@ -444,6 +498,11 @@ static SB_MUST_CHECK sb_status verdicts(sb_card *k, sb_error *err)
 {
     const char *seq_why = "the sequential write did not complete";
     const char *rnd_why = "the random tests did not complete";
+    /* The capacity first: a card that is not as large as it says makes
+     * every other figure doubtful. */
+    sb_card_claim size = { .name = "size", .from_card = true };
+    SB_TRY(verdict(k, &size, "capacity", "B", k->cap_ok, k->cap_claimed,
+                   k->cap_why[0] ? k->cap_why : "the claims check did not reach it", err));
     for (size_t i = 0; i < k->claims.n; i++) {
         const sb_card_claim *c = &k->claims.c[i];
         SB_TRY(verdict(k, c, "sequential write", "B/s", k->au_min, c->seq_write_bps, seq_why, err));
@@ -489,7 +548,9 @@ static SB_MUST_CHECK sb_status claims_room(sb_card *k, const char *path, sb_erro
 sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb_error *err)
 {
     SB_TRY(sb_card_check_config(c, err));
-    sb_card k = { .c = c, .run = run, .claims = c->claims, .au_min = NAN, .cap_ok = NAN };
+    sb_card k = {
+        .c = c, .run = run, .claims = c->claims, .au_min = NAN, .cap_ok = NAN, .cap_claimed = NAN
+    };
     if (c->check_claims)
         SB_TRY(pick_engine(&k, err));
     for (size_t i = 0; i < 4; i++)
@@ -523,7 +584,10 @@ sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb
         SB_TRY_GOTO(st, sb_card_geometry(&k, err), done);
     if (c->cliff)
         SB_TRY_GOTO(st, sb_card_cliff(&k, err), done);
-done:;
+done:
+    sb_target_close(k.t);
+    if (st == SB_OK && c->check_claims)
+        st = capacity(&k, path, err);
     /* Every claim gets its line, measured or not, also after an error. */
     if (c->check_claims) {
         sb_error verr;
@@ -531,6 +595,5 @@ done:;
         if (st == SB_OK && vst != SB_OK)
             st = sb_error_copy(err, &verr);
     }
-    sb_target_close(k.t);
     return st;
 }

@@ -30,9 +30,10 @@ typedef struct sb_card {
     double iops[4];         /* the random tests' IOPS; NaN: not measured */
     const char *aeng;       /* the QD32 tests' engine; NULL: none works here */
     char qd32_why[3 * SB_ERROR_MSG_MAX]; /* why the QD32 tests do not run; "" when they do */
-    /* Capacity (step 5): NaN when not checked, else 1 when the probe found
-     * every block, 0 when it lost one; cap_why says why not checked. */
-    double cap_ok;
+    /* Capacity (step 5): the bytes the probe found true (all of them, or
+     * its upper bound of the real size) and the device's claimed size; NaN
+     * when not checked, and cap_why says why. */
+    double cap_ok, cap_claimed;
     char cap_why[SB_ERROR_MSG_MAX];
 } sb_card;
 

@@ -52,6 +52,9 @@ sb_status sb_verify_check_config(const sb_verify_config *c, sb_error *err)
     if (c->size_bytes && c->size_bytes < SB_VERIFY_DIR_ALIGN)
         return sb_error_set(err, SB_E_INVALID, 0, "--size: %s is less than 4 KiB",
                             sb_format_size(c->size_bytes, a, sizeof a));
+    if (c->phase == SB_VERIFY_PROBE_ONLY && !c->probe)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "the probe alone was asked for with the probe off");
     if (c->phase == SB_VERIFY_READ_ONLY && c->size_bytes)
         return sb_error_set(err, SB_E_INVALID, 0,
                             "--size does not go with --read-only: the run's own size is read back");
@@ -348,7 +351,7 @@ static SB_MUST_CHECK sb_status run_phases(verify_ctx *v, sb_target_res *tres, sb
         st = sb_verify_dev_probe(v, &p, &perr);
         ns = sb_clock_ns() - v->phase_start_ns;
         SB_TRY(add_probe(v, tres, &p, ns, st, &perr, err));
-        if (st != SB_OK || p.bad)
+        if (st != SB_OK || p.bad || c->phase == SB_VERIFY_PROBE_ONLY)
             goto out;
     }
 
@@ -392,10 +395,16 @@ sb_status sb_verify_run(const sb_verify_config *c, const char *path, sb_run *run
     /* What cannot be examined is left to sb_target_open to report. */
     sb_target_kind kind;
     uint64_t size;
-    if (sb_target_stat(path, &kind, &size, NULL) == SB_OK && kind == SB_TARGET_CHARDEV)
+    sb_status kst = sb_target_stat(path, &kind, &size, NULL);
+    if (kst == SB_OK && kind == SB_TARGET_CHARDEV)
         return sb_error_set(err, SB_E_INVALID, 0,
                             "'%s' is a character device: verify takes a directory or a block "
                             "device",
+                            path);
+    if (kst == SB_OK && kind != SB_TARGET_DEVICE && c->phase == SB_VERIFY_PROBE_ONLY)
+        return sb_error_set(err, SB_E_INVALID, 0,
+                            "'%s' is not a block device: the capacity probe writes to chosen "
+                            "offsets of a device",
                             path);
     unsigned flags = 0;
     if (c->phase != SB_VERIFY_READ_ONLY)

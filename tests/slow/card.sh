@@ -22,6 +22,10 @@
 #     the signal: the flag is checked between writes): exit 130, the AUs
 #     written so far shown as incomplete, every claim "not checked", the run
 #     saved as interrupted.
+#  7. A fake-capacity device (a FUSE file of 640 MiB whose bytes wrap
+#     around every 256 MiB): the capacity check FAILs with the probe's
+#     upper bound, 256 MiB; on the honest devices above it PASSes (1) and
+#     in a directory it is "not checked" and says why (3).
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 
@@ -29,6 +33,7 @@ sb_require_root
 sb_require_bin
 sb_require_loop
 sb_require_blkio
+sb_require_fuse
 sb_require_cmd python3 sha256sum mkfs.ext4
 sb_tmpdir T
 
@@ -75,7 +80,7 @@ rc=0
 [[ -s $T/1.json ]] || sb_fail "no JSON: exit $rc: $(cat "$T/1.err")"
 verdicts "$T/1.json" >"$T/1.v"
 [[ $rc -eq 1 ]] && ok "1: exit 1 when a claim fails" || bad "1: exit $rc ($(cat "$T/1.err"))"
-want="C10_sequential_write=pass U3_sequential_write=fail
+want="size_capacity=pass C10_sequential_write=pass U3_sequential_write=fail
 A1_sequential_write=pass A1_random_read=pass A1_random_write=pass"
 for w in $want; do
     got=$(get "${w%%=*}" "$T/1.v")
@@ -124,6 +129,7 @@ rc=0
 if [[ $rc -eq 0 ]] && grep -q "registers  not visible: not an mmc device" "$T/3.txt" &&
     grep -Eq "^  C10 +sequential write +[0-9.]+ MB/s +10.0 MB/s +PASS" "$T/3.txt" &&
     grep -Eq "^  A1 +random read +[0-9,]+ IOPS +1,500 IOPS +PASS" "$T/3.txt" &&
+    grep -Eq "^  size +capacity +- +- +not checked: in a directory only filling the free space tells \(storbench verify " "$T/3.txt" &&
     [[ -z $(find "$mnt" -name 'storbench-*' -print -quit) ]]; then
     ok "3: a directory: PASS lines, registers not visible, no file left"
 else
@@ -184,6 +190,17 @@ if [[ $rc -eq 130 ]] && grep -q "), incomplete$" "$T/6.txt" &&
 else
     bad "6: SIGINT: exit $rc"
     cat "$T/6.txt" "$T/6.err" >&2
+fi
+
+# ---- 7. a fake capacity --------------------------------------------------------
+sb_fuse_create 640 256 fake
+rc=0
+"${card[@]}" --aus 2 --time 1s --destructive --claim C4 "$fake" >"$T/7.txt" 2>"$T/7.err" || rc=$?
+if [[ $rc -eq 1 ]] && grep -Eq "^  size +capacity +256.0 MiB +640.0 MiB +FAIL$" "$T/7.txt"; then
+    ok "7: a fake capacity: FAIL, at most 256 MiB of 640"
+else
+    bad "7: a fake capacity: exit $rc"
+    cat "$T/7.txt" "$T/7.err" >&2
 fi
 
 [[ $failed -eq 0 ]] || sb_fail "$failed card checks failed"
