@@ -12,9 +12,12 @@
  *     ru_bytes with O_DIRECT and made durable (fdatasync) before its time
  *     ends; the rate of each AU is kept. A class holds when the slowest AU
  *     meets its rate. The AU is the card's (SD Status), else 4 MiB. In a
- *     directory the AUs are pieces of a file storbench creates; their
- *     alignment to the device's AUs is read from the file's extents
- *     (FIEMAP) and recorded (aligned_aus of n_aus).
+ *     directory the AUs are pieces of a file storbench creates: the file
+ *     is allocated first (n_aus + 1 AUs), its AUs start where its bytes
+ *     meet an AU boundary of the device (the partition's start plus the
+ *     file's physical offset, FIEMAP), and afterwards how many AUs lay on
+ *     a boundary in one piece is recorded ("N of M AUs (FIEMAP)", or "not
+ *     known" and why: tmpfs, btrfs, no fallocate).
  *  3. Application classes (A1, A2): 4 KiB random reads, then writes, over
  *     area_bytes (256 MiB, as the Raspberry Pi card test), direct, for
  *     random_us each after a 1 s ramp that is not counted, at queue depth 1 (psync) and at queue

@@ -98,7 +98,19 @@ static void sequential(const sb_test *s, sb_sink *sink)
         sink, "  sequential write  %s AUs of %s in %s writes, direct, each made durable\n",
         param(s, "aus", "?"), sb_format_bytes(sb_report_param_u64(s, "au_bytes"), au, sizeof au),
         sb_format_bytes(sb_report_param_u64(s, "ru_bytes"), ru, sizeof ru));
-    if (strncmp(param(s, "aligned", ""), "to the file", 11) == 0)
+    const char *aligned = param(s, "aligned", "");
+    unsigned na, nt;
+    if (sscanf(aligned, "%u of %u AUs", &na, &nt) == 2)
+        sb_sink_printf(sink,
+                       "                    (the AUs of a file: %u of %u lie on the card's AU "
+                       "boundaries in one piece (FIEMAP), and the filesystem's own writes count)\n",
+                       na, nt);
+    else if (strncmp(aligned, "not known: ", 11) == 0)
+        sb_sink_printf(sink,
+                       "                    (the AUs of a file: where they lie on the card is not "
+                       "known, %s; the filesystem's own writes count)\n",
+                       aligned + 11);
+    else if (strncmp(aligned, "to the file", 11) == 0) /* runs saved before FIEMAP */
         sb_sink_puts(sink, "                    (the AUs of a file: where the filesystem put it on "
                            "the card is not known, and its own writes count)\n");
     const sb_measurement *mn = sb_test_measurement(s, "au_min");

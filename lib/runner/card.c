@@ -254,6 +254,54 @@ static SB_MUST_CHECK sb_status write_aus(sb_card *k, sb_testfile *tf, double *ra
     return st;
 }
 
+/* The file offset of a directory's first AU: the test file is allocated
+ * first (n_aus + 1 AUs), and the AUs start where its bytes meet an AU
+ * boundary of the device (the partition's start plus FIEMAP's offset),
+ * as the AUs of a device run do. 0 when that is not known or not on the
+ * O_DIRECT alignment; file_alignment says afterwards what came of it. */
+static uint64_t file_start(sb_card *k, sb_testfile *tf)
+{
+    sb_error e;
+    if (strcmp(sb_target_fs_type(k->t), "btrfs") == 0 ||
+        sb_testfile_allocate(tf, ((uint64_t)k->c->n_aus + 1) * k->au, &e) != SB_OK)
+        return 0;
+    uint64_t phys;
+    bool contig;
+    if (sb_file_physical(sb_testfile_fd(tf), 0, k->au, &phys, &contig, &e) != SB_OK)
+        return 0;
+    const char *ps = sb_kvs_get(&sb_card_tres(k)->info, "partition_start_bytes");
+    uint64_t at = (ps ? strtoull(ps, NULL, 10) : 0) + phys;
+    uint64_t delta = (k->au - at % k->au) % k->au;
+    return delta % sb_testfile_dio_align(tf) ? 0 : delta;
+}
+
+/* How many of the first n AUs of a directory's test file lie on the
+ * device's AU boundaries, each in one physical run (FIEMAP); the device's
+ * offset adds the partition's start. -1 with why when not known. */
+static int file_alignment(sb_card *k, sb_testfile *tf, unsigned n, char *why, size_t why_len)
+{
+    const char *fs = sb_target_fs_type(k->t);
+    if (strcmp(fs, "btrfs") == 0) {
+        snprintf(why, why_len, "btrfs's FIEMAP gives its own addresses, not the device's");
+        return -1;
+    }
+    const char *ps = sb_kvs_get(&sb_card_tres(k)->info, "partition_start_bytes");
+    uint64_t part = ps ? strtoull(ps, NULL, 10) : 0;
+    int aligned = 0;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t phys;
+        bool contig;
+        sb_error e;
+        if (sb_file_physical(sb_testfile_fd(tf), k->start + (uint64_t)i * k->au, k->au, &phys,
+                             &contig, &e) != SB_OK) {
+            snprintf(why, why_len, "%s", e.msg);
+            return -1;
+        }
+        aligned += contig && (part + phys) % k->au == 0;
+    }
+    return aligned;
+}
+
 static SB_MUST_CHECK sb_status sequential(sb_card *k, sb_error *err)
 {
     sb_test *t;
@@ -261,10 +309,9 @@ static SB_MUST_CHECK sb_status sequential(sb_card *k, sb_error *err)
     SB_TRY(sb_kvs_setf(&t->params, err, "au_bytes", "%" PRIu64, k->au));
     SB_TRY(sb_kvs_setf(&t->params, err, "ru_bytes", "%" PRIu64, k->ru));
     SB_TRY(sb_kvs_setf(&t->params, err, "aus", "%u", k->c->n_aus));
-    SB_TRY(sb_kvs_setf(&t->params, err, "offset_bytes", "%" PRIu64, k->start));
     SB_TRY(sb_kvs_set(&t->params, "direct", "1", err));
-    SB_TRY(sb_kvs_set(&t->params, "aligned",
-                      k->device ? "to the device's AUs" : "to the file's offsets", err));
+    if (k->device)
+        SB_TRY(sb_kvs_set(&t->params, "aligned", "to the device's AUs", err));
     double *rates = calloc(k->c->n_aus, sizeof *rates);
     if (!rates)
         return sb_error_nomem(err, "for the AU rates");
@@ -272,12 +319,31 @@ static SB_MUST_CHECK sb_status sequential(sb_card *k, sb_error *err)
     unsigned n = 0;
     sb_error ioerr;
     sb_status st = sb_testfile_open(k->t, &tf, &ioerr);
+    if (st == SB_OK && !k->device)
+        k->start = file_start(k, tf);
     if (st == SB_OK)
         st = write_aus(k, tf, rates, &n, &ioerr);
+    char why[SB_ERROR_MSG_MAX] = "";
+    int aligned = !k->device && n > 0 ? file_alignment(k, tf, n, why, sizeof why) : -1;
     sb_testfile_remove(tf);
     /* The pointer may have moved: only this target's tests were added. */
     t = &sb_card_tres(k)->tests[sb_card_tres(k)->n_tests - 1];
-    sb_status rst = SB_OK;
+    sb_status rst = sb_kvs_setf(&t->params, err, "offset_bytes", "%" PRIu64, k->start);
+    if (rst != SB_OK) {
+        free(rates);
+        return rst;
+    }
+    if (!k->device && n > 0) {
+        /* A file's AUs lie where the filesystem put them: said, not assumed. */
+        if (aligned >= 0)
+            rst = sb_kvs_setf(&t->params, err, "aligned", "%d of %u AUs (FIEMAP)", aligned, n);
+        else
+            rst = sb_kvs_setf(&t->params, err, "aligned", "not known: %s", why);
+        if (rst != SB_OK) {
+            free(rates);
+            return rst;
+        }
+    }
     if (n > 0) {
         double sum = 0;
         for (unsigned i = 0; i < n; i++)

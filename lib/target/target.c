@@ -3,6 +3,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/fs.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -532,6 +533,20 @@ sb_status sb_testfile_truncate(sb_testfile *f, uint64_t size, sb_error *err)
         return sb_error_set(err, errno == ENOSPC ? SB_E_NOSPACE : SB_E_IO, errno,
                             "cannot resize '%s'", f->path);
     return SB_OK;
+}
+
+sb_status sb_testfile_allocate(sb_testfile *f, uint64_t size, sb_error *err)
+{
+    if (f->target->kind != SB_TARGET_DIRECTORY)
+        return SB_OK;
+    /* fallocate(2), not posix_fallocate: where the filesystem cannot,
+     * glibc's emulation writes the whole size. */
+    if (fallocate(f->fd, 0, 0, (off_t)size) == 0)
+        return SB_OK;
+    int e = errno;
+    return sb_error_set(err,
+                        e == EOPNOTSUPP || e == EINVAL ? SB_E_UNSUPPORTED : sb_status_of_errno(e),
+                        e, "cannot allocate %" PRIu64 " bytes for '%s'", size, f->path);
 }
 
 /* ---- named files ---------------------------------------------------------- */

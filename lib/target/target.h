@@ -148,6 +148,26 @@ SB_MUST_CHECK sb_status sb_testfile_open_fd(const sb_testfile *f, unsigned how, 
  * block size, from statx's dio alignment or sysfs), 4096 when unknown. */
 unsigned sb_testfile_dio_align(const sb_testfile *f);
 
+/* Where [off, off + len) of the file open as fd lies on its filesystem's
+ * device (FIEMAP, after a write-back so that delayed allocation has
+ * settled): *phys_bytes gets the device offset of byte off, *contiguous
+ * whether the whole range is one physical run (extents that follow each
+ * other on the device count as one). The offset is the filesystem's, on
+ * the partition or device it is made on; on a filesystem with its own
+ * address space (btrfs) it is not a device offset at all, which the caller
+ * must know. SB_E_UNSUPPORTED when the filesystem has no FIEMAP (tmpfs) or
+ * a byte of the range has no known place (a hole, delayed allocation,
+ * compressed or inline data); *phys_bytes 0 and *contiguous false then. */
+SB_MUST_CHECK sb_status sb_file_physical(int fd, uint64_t off, uint64_t len, uint64_t *phys_bytes,
+                                         bool *contiguous, sb_error *err);
+
+/* Gives the file size bytes of allocated space from offset 0 (fallocate,
+ * mode 0: unwritten extents where the filesystem has them), so that its
+ * place on the device is known before it is written (sb_file_physical).
+ * Directories only; a no-op on a device. SB_E_UNSUPPORTED when the
+ * filesystem cannot, SB_E_NOSPACE when there is no room. */
+SB_MUST_CHECK sb_status sb_testfile_allocate(sb_testfile *f, uint64_t size, sb_error *err);
+
 /* Sets the file's size (directories only; a no-op on a device). */
 SB_MUST_CHECK sb_status sb_testfile_truncate(sb_testfile *f, uint64_t size, sb_error *err);
 

@@ -13,7 +13,8 @@
 #  3. A directory (ext4 on the device, writes at 20 MiB/s: a file's AUs
 #     carry ext4's allocation and journal too): C10 and A1 PASS through a
 #     test file, which is removed after; registers "not visible" with the
-#     reason.
+#     reason; how many of the file's AUs lie on the device's AU boundaries
+#     (FIEMAP) is said.
 #  4. Refusals leave the device unchanged (sha256): no --destructive, a
 #     mounted device, --force without --destructive; a bad claim is refused
 #     before anything is touched.
@@ -129,6 +130,7 @@ rc=0
 if [[ $rc -eq 0 ]] && grep -q "registers  not visible: not an mmc device" "$T/3.txt" &&
     grep -Eq "^  C10 +sequential write +[0-9.]+ MB/s +10.0 MB/s +PASS" "$T/3.txt" &&
     grep -Eq "^  A1 +random read +[0-9,]+ IOPS +1,500 IOPS +PASS" "$T/3.txt" &&
+    grep -Eq "^ +\(the AUs of a file: [0-9] of 8 lie on the card's AU boundaries in one piece \(FIEMAP\)" "$T/3.txt" &&
     grep -Eq "^  size +capacity +- +- +not checked: in a directory only filling the free space tells \(storbench verify " "$T/3.txt" &&
     [[ -z $(find "$mnt" -name 'storbench-*' -print -quit) ]]; then
     ok "3: a directory: PASS lines, registers not visible, no file left"

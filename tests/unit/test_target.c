@@ -476,6 +476,55 @@ static void test_dirtree(void **state)
     tmp_free(d);
 }
 
+/* FIEMAP through sb_file_physical, and sb_testfile_allocate, on a file of
+ * the temporary directory's filesystem (skipped where it has no FIEMAP, as
+ * tmpfs, or no fallocate). */
+static void test_file_physical(void **state)
+{
+    (void)state;
+    tmpdir *d = tmp_make();
+    sb_target *t = tmp_target(d, SB_TARGET_WRITE);
+    sb_testfile *f = NULL;
+    sb_error err;
+    assert_int_equal(sb_testfile_open(t, &f, &err), SB_OK);
+    int fd = sb_testfile_fd(f);
+    uint64_t phys = 1;
+    bool contig = true;
+    expect(sb_file_physical(fd, 0, 0, &phys, &contig, &err), &err, SB_E_INVALID, 0, "empty");
+    /* A file with nothing written has no place yet. */
+    assert_int_equal(sb_testfile_truncate(f, 1u << 20, &err), SB_OK);
+    /* (or the filesystem has no FIEMAP, under qemu-user too: then skipped) */
+    sb_status st = sb_file_physical(fd, 0, 4096, &phys, &contig, &err);
+    assert_int_equal(st, SB_E_UNSUPPORTED);
+    assert_int_equal(phys, 0);
+    assert_false(contig);
+    if (!strstr(err.msg, "(a hole)") ||
+        sb_testfile_allocate(f, 1u << 20, &err) == SB_E_UNSUPPORTED) {
+        printf("SKIP: test_file_physical: the filesystem of %s has no FIEMAP or fallocate (%s)\n",
+               d->dir, err.msg);
+        sb_testfile_remove(f);
+        sb_target_close(t);
+        tmp_free(d);
+        skip();
+    }
+    assert_int_equal(sb_testfile_allocate(f, 1u << 20, &err), SB_OK);
+    uint64_t p0, p1;
+    bool c0, c1;
+    assert_int_equal(sb_file_physical(fd, 0, 1u << 20, &p0, &c0, &err), SB_OK);
+    assert_true(p0 > 0 && p0 % 512 == 0);
+    /* A byte inside the first extent lies that far after its start. */
+    assert_int_equal(sb_file_physical(fd, 4096, 4096, &p1, &c1, &err), SB_OK);
+    assert_true(c1);
+    if (c0)
+        assert_int_equal(p1, p0 + 4096);
+    /* Past the end of the file: no place. */
+    expect(sb_file_physical(fd, 1u << 20, 4096, &phys, &contig, &err), &err, SB_E_UNSUPPORTED, 0,
+           "FIEMAP: ");
+    sb_testfile_remove(f);
+    sb_target_close(t);
+    tmp_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -484,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_named_refusals),       cmocka_unit_test(test_named_remove),
         cmocka_unit_test(test_named_text),           cmocka_unit_test(test_named_missing_dir),
         cmocka_unit_test(test_named_unwritable_dir), cmocka_unit_test(test_dirtree),
+        cmocka_unit_test(test_file_physical),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
