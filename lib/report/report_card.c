@@ -193,7 +193,8 @@ static void claims_table(const sb_run *run, sb_sink *sink)
             else if (strcmp(verdict, "fail") == 0)
                 snprintf(v, sizeof v, "FAIL");
             else
-                snprintf(v, sizeof v, "not checked: %s", t->error ? t->error : "?");
+                snprintf(v, sizeof v, "not checked: %s",
+                         t->error ? t->error : param(t, "why", "?"));
             sb_sink_printf(sink, "  %-6s %-17s %-14s %-14s %s\n", param(t, "claim", "?"),
                            param(t, "check", "?"), meas, need, v);
         }

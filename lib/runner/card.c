@@ -528,10 +528,12 @@ static SB_MUST_CHECK sb_status capacity(sb_card *k, const char *path, sb_error *
 
 /* ---- 4. the verdicts ----------------------------------------------------- */
 
-/* One check of one claim: measured (NaN: not measured) against need. */
+/* One check of one claim: measured (NaN: not measured, why_not says why)
+ * against need. A check that cannot be made on this target (cannot) is no
+ * error of the run: its test stays complete, the reason a param. */
 static SB_MUST_CHECK sb_status verdict(sb_card *k, const sb_card_claim *c, const char *check,
                                        const char *unit, double measured, double need,
-                                       const char *why_not, sb_error *err)
+                                       const char *why_not, bool cannot, sb_error *err)
 {
     char name[64];
     snprintf(name, sizeof name, "%s %s", c->name, check);
@@ -545,6 +547,8 @@ static SB_MUST_CHECK sb_status verdict(sb_card *k, const sb_card_claim *c, const
     SB_TRY(sb_kvs_set(&t->params, "unit", unit, err));
     if (isnan(measured)) {
         SB_TRY(sb_kvs_set(&t->params, "verdict", "not checked", err));
+        if (cannot)
+            return sb_kvs_set(&t->params, "why", why_not, err);
         return sb_result_mark_unmeasured(t, why_not, err);
     }
     SB_TRY(sb_kvs_set(&t->params, "verdict", measured >= need ? "pass" : "fail", err));
@@ -568,16 +572,18 @@ static SB_MUST_CHECK sb_status verdicts(sb_card *k, sb_error *err)
      * every other figure doubtful. */
     sb_card_claim size = { .name = "size", .from_card = true };
     SB_TRY(verdict(k, &size, "capacity", "B", k->cap_ok, k->cap_claimed,
-                   k->cap_why[0] ? k->cap_why : "the claims check did not reach it", err));
+                   k->cap_why[0] ? k->cap_why : "the claims check did not reach it",
+                   !k->device && k->cap_why[0], err));
     for (size_t i = 0; i < k->claims.n; i++) {
         const sb_card_claim *c = &k->claims.c[i];
-        SB_TRY(verdict(k, c, "sequential write", "B/s", k->au_min, c->seq_write_bps, seq_why, err));
+        SB_TRY(verdict(k, c, "sequential write", "B/s", k->au_min, c->seq_write_bps, seq_why, false,
+                       err));
         if (c->family != SB_CLAIM_APP)
             continue;
-        SB_TRY(verdict(k, c, "random read", "IO/s", best(k->iops[0], k->iops[2]), c->rand_read_iops,
-                       rnd_why, err));
-        SB_TRY(verdict(k, c, "random write", "IO/s", best(k->iops[1], k->iops[3]),
-                       c->rand_write_iops, rnd_why, err));
+        SB_TRY(verdict(k, c, "random read", "/s", best(k->iops[0], k->iops[2]), c->rand_read_iops,
+                       rnd_why, false, err));
+        SB_TRY(verdict(k, c, "random write", "/s", best(k->iops[1], k->iops[3]), c->rand_write_iops,
+                       rnd_why, false, err));
     }
     return SB_OK;
 }
