@@ -8,8 +8,10 @@
 # --destructive; a mounted device with --destructive; a device whose
 # partition is mounted, with --destructive; a device in use as swap. Every
 # refusal of a device is checked for each command that can write: sweep
-# --destructive, zcav -w --destructive, verify --destructive and job
-# --destructive (with --force, so that the rule refused is the one named). Then
+# --destructive, zcav -w --destructive, verify --destructive, job
+# --destructive and card (its claims, --cliff, and --geometry's open-AU
+# writes) --destructive (with --force, so that the rule refused is the one
+# named). Then
 # what is allowed: reading an unmounted device in place (content unchanged)
 # and, with --destructive, writing to it. (A device that holds the root
 # filesystem cannot be offered up here: tests/unit/test_target.c checks that
@@ -61,6 +63,9 @@ expect_write_refusals() {
     refused "$check" "$pattern" verify --destructive --write-only -q --no-save "$dev"
     refused "$check" "$pattern" job --destructive --force -q --no-save --name=r --rw=write \
         --bs=4k --size=1m "--filename=$dev"
+    refused "$check" "$pattern" card --destructive --force -q --no-save "$dev"
+    refused "$check" "$pattern" card --cliff --destructive --force -q --no-save "$dev"
+    refused "$check" "$pattern" card --geometry --destructive --force -q --no-save "$dev"
 }
 
 # A read-only filesystem.
@@ -80,6 +85,8 @@ sb_mount "$mdev" m_mnt ro
 expect_refusal "$mdev" "needs --destructive" "$mdev"
 refused "$mdev" "needs --destructive" verify -q --no-save "$mdev"
 refused "$mdev" "add --destructive" zcav -w -b 1 -q --no-save "$mdev"
+refused "$mdev" "needs --destructive" card -q --no-save "$mdev"
+refused "$mdev" "needs --destructive" card --cliff -q --no-save "$mdev"
 expect_write_refusals "$mdev" "is mounted on $m_mnt" "$mdev"
 [[ -z $(find "$m_mnt" -name 'storbench-*') ]] || sb_fail "a file appeared on the mounted filesystem"
 
