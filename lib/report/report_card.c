@@ -128,8 +128,9 @@ static void sequential(const sb_test *s, sb_sink *sink)
                    s->complete ? "" : ", incomplete");
 }
 
-static void random_table(const sb_run *run, sb_sink *sink)
+static void random_table(const sb_run *run, const sb_test *r, sb_sink *sink)
 {
+    const char *left_out = param(r, "qd32_left_out", NULL);
     static const char *const names[2][2] = { { "RND4K Q1T1 read", "RND4K Q32T1 read" },
                                              { "RND4K Q1T1 write", "RND4K Q32T1 write" } };
     const sb_test *any = find(run, "card", names[0][0]);
@@ -151,6 +152,8 @@ static void random_table(const sb_run *run, sb_sink *sink)
         }
         sb_sink_puts(sink, "\n");
     }
+    if (left_out)
+        sb_sink_printf(sink, "                    (QD32 not run: %s)\n", left_out);
 }
 
 static void figure(const char *unit, double v, char *buf, size_t len)
@@ -230,7 +233,7 @@ sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o, sb_sin
         const sb_test *s = find(run, "card", "sequential write");
         if (s)
             sequential(s, sink);
-        random_table(run, sink);
+        random_table(run, r, sink);
         claims_table(run, sink);
     }
     return SB_OK;

@@ -24,6 +24,7 @@
 #include "runner/progress_int.h"
 #include "storbench/clock.h"
 #include "storbench/jobspec.h"
+#include "storbench/units.h"
 #include "storbench/verify.h"
 
 #define BUF_ALIGN 4096u
@@ -178,6 +179,8 @@ static SB_MUST_CHECK sb_status identify(sb_card *k, sb_error *err)
                  k->claims.c[i].from_card ? "" : " (--claim)");
     }
     SB_TRY(sb_kvs_set(&t->params, "claims", list[0] ? list : "none", err));
+    if (k->c->check_claims && !k->aeng)
+        SB_TRY(sb_kvs_set(&t->params, "qd32_left_out", k->qd32_why, err));
     char checks[32];
     snprintf(checks, sizeof checks, "%s%s%s", k->c->check_claims ? " claims" : "",
              k->c->geometry ? " geometry" : "", k->c->cliff ? " cliff" : "");
@@ -305,6 +308,7 @@ static int file_alignment(sb_card *k, sb_testfile *tf, unsigned n, char *why, si
 static SB_MUST_CHECK sb_status sequential(sb_card *k, sb_error *err)
 {
     sb_test *t;
+    k->seq_ran = true;
     SB_TRY(sb_result_add_test(sb_card_tres(k), "card", "sequential write", &t, err));
     SB_TRY(sb_kvs_setf(&t->params, err, "au_bytes", "%" PRIu64, k->au));
     SB_TRY(sb_kvs_setf(&t->params, err, "ru_bytes", "%" PRIu64, k->ru));
@@ -447,6 +451,7 @@ static SB_MUST_CHECK sb_status pick_engine(sb_card *k, sb_error *err)
 static SB_MUST_CHECK sb_status random_tests(sb_card *k, sb_error *err)
 {
     const char *aeng = k->aeng;
+    k->rnd_ran = true;
     sb_job_argv b = { 0 };
     sb_status st = random_args(k, aeng, &b);
     if (st != SB_OK) {
@@ -495,11 +500,8 @@ static void capacity_progress(const sb_verify_progress *vp, void *ctx)
  * run; k->cap_ok and cap_bytes get its answer. */
 static SB_MUST_CHECK sb_status capacity(sb_card *k, const char *path, sb_error *err)
 {
-    if (!k->device) {
-        snprintf(k->cap_why, sizeof k->cap_why,
-                 "in a directory only filling the free space tells (storbench verify %s)", path);
-        return SB_OK;
-    }
+    if (!k->device)
+        return SB_OK; /* cap_why was said at the start */
     sb_verify_config vc;
     sb_verify_config_init(&vc);
     vc.phase = SB_VERIFY_PROBE_ONLY;
@@ -566,8 +568,11 @@ static double best(double a, double b)
 
 static SB_MUST_CHECK sb_status verdicts(sb_card *k, sb_error *err)
 {
-    const char *seq_why = "the sequential write did not complete";
-    const char *rnd_why = "the random tests did not complete";
+    /* A step that never began says why the run stopped first (no room). */
+    const char *seq_why =
+        k->seq_ran || !k->fail_why[0] ? "the sequential write did not complete" : k->fail_why;
+    const char *rnd_why =
+        k->rnd_ran || !k->fail_why[0] ? "the random tests did not complete" : k->fail_why;
     /* The capacity first: a card that is not as large as it says makes
      * every other figure doubtful. */
     sb_card_claim size = { .name = "size", .from_card = true };
@@ -600,20 +605,26 @@ static SB_MUST_CHECK sb_status claims_room(sb_card *k, const char *path, sb_erro
     uint64_t space = sb_target_space_bytes(k->t);
     if (k->device) {
         k->start = space / 2 / k->au * k->au;
+        char have[32], au[32], area[32];
         if (k->start + need > space || k->start + c->area_bytes > space)
             return sb_error_set(err, SB_E_NOSPACE, 0,
-                                "'%s' holds %" PRIu64 " bytes: too small for %u AUs of %" PRIu64
-                                " bytes and a %" PRIu64 "-byte random area in its second half",
-                                path, space, c->n_aus, k->au, c->area_bytes);
+                                "'%s' holds %s: too small for %u AUs of %s and a %s random "
+                                "area in its second half (--aus, --area)",
+                                path, sb_format_bytes(space, have, sizeof have), c->n_aus,
+                                sb_format_bytes(k->au, au, sizeof au),
+                                sb_format_bytes(c->area_bytes, area, sizeof area));
         return SB_OK;
     }
     uint64_t want = (need > c->area_bytes ? need : c->area_bytes) + (16ull << 20);
+    char have[32], au[32], area[32], wants[32];
     if (space < want)
         return sb_error_set(err, SB_E_NOSPACE, 0,
-                            "'%s' has %" PRIu64 " bytes free: %u AUs of %" PRIu64
-                            " bytes and the %" PRIu64 "-byte random area need %" PRIu64
-                            " (--aus, --area)",
-                            path, space, c->n_aus, k->au, c->area_bytes, want);
+                            "'%s' has %s free: %u AUs of %s and the %s random area need %s "
+                            "(--aus, --area)",
+                            path, sb_format_bytes(space, have, sizeof have), c->n_aus,
+                            sb_format_bytes(k->au, au, sizeof au),
+                            sb_format_bytes(c->area_bytes, area, sizeof area),
+                            sb_format_bytes(want, wants, sizeof wants));
     return SB_OK;
 }
 
@@ -631,6 +642,9 @@ sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb
     uint64_t size;
     SB_TRY(sb_target_stat(path, &kind, &size, err));
     k.device = kind == SB_TARGET_DEVICE;
+    if (!k.device)
+        snprintf(k.cap_why, sizeof k.cap_why,
+                 "in a directory only filling the free space tells (storbench verify %s)", path);
     /* The geometry alone only reads; everything else writes. */
     bool writes = c->check_claims || c->cliff || (c->geometry && c->destructive);
     unsigned flags = (writes ? SB_TARGET_WRITE : 0) | (c->destructive ? SB_TARGET_DESTRUCTIVE : 0) |
@@ -657,6 +671,8 @@ sb_status sb_card_run(const sb_card_config *c, const char *path, sb_run *run, sb
     if (c->cliff)
         SB_TRY_GOTO(st, sb_card_cliff(&k, err), done);
 done:
+    if (st != SB_OK && st != SB_E_INTERRUPTED)
+        snprintf(k.fail_why, sizeof k.fail_why, "%s", err->msg);
     sb_target_close(k.t);
     if (st == SB_OK && c->check_claims)
         st = capacity(&k, path, err);

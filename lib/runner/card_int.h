@@ -35,6 +35,8 @@ typedef struct sb_card {
      * when not checked, and cap_why says why. */
     double cap_ok, cap_claimed;
     char cap_why[SB_ERROR_MSG_MAX];
+    bool seq_ran, rnd_ran;           /* the sequential and random steps began */
+    char fail_why[SB_ERROR_MSG_MAX]; /* the error that ended the run, "" when none */
 } sb_card;
 
 /* The card's target result (the pointer moves as tests are added: take it
