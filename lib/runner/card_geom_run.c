@@ -128,8 +128,13 @@ static SB_MUST_CHECK sb_status open_source(sb_card *k, geom_src *s, bool *none, 
             *none = true;
             return SB_OK;
         }
-        if (st != SB_OK)
-            return sb_error_copy(err, &oerr);
+        /* Reading a disk needs the right to (root, or the disk group). */
+        if (st != SB_OK) {
+            sb_error_set(err, st, 0, "the disk below '%s': %s", path, oerr.msg);
+            if (err)
+                err->errnum = oerr.errnum;
+            return st;
+        }
         t = s->own;
         if (d.partition)
             snprintf(s->what, sizeof s->what,
