@@ -198,7 +198,6 @@ void sb_report_card_geom_text(const sb_run *run, sb_sink *sink)
     const sb_test *g = find_test(run, "geometry");
     if (!g)
         return;
-    sb_sink_puts(sink, "\n");
     size_t n = samples(g, "size_bytes");
     if (n == 0) {
         sb_sink_printf(sink, "  erase block       not measured%s%s\n", g->error ? ": " : "",
