@@ -125,8 +125,9 @@ static void verdict(const sb_test *g, size_t n, sb_sink *sink)
     else
         sb_sink_puts(sink, ";\n" INDENT "fdisk's and parted's 1 MiB default does not fit\n");
     const sb_measurement *el = sb_test_measurement(g, "elapsed");
-    sb_sink_printf(sink, INDENT "read-only: %s; %s rounds in %.1f s%s\n",
-                   param(g, "what_read", "?"), param(g, "rounds", "?"), el ? el->value : NAN,
+    unsigned rounds = (unsigned)sb_report_param_u64(g, "rounds");
+    sb_sink_printf(sink, INDENT "read-only: %s; %u round%s in %.1f s%s\n",
+                   param(g, "what_read", "?"), rounds, rounds == 1 ? "" : "s", el ? el->value : NAN,
                    g->complete ? "" : ", incomplete");
 }
 

@@ -422,8 +422,6 @@ static void pace_write(uint64_t len, uint64_t now_ns)
  * its AU is not among the open ones, and makes its AU the most recent. */
 static void open_au_write(uint64_t off, uint64_t done_ns)
 {
-    if (fx.t.open_aus == 0)
-        return;
     uint64_t au = off / fx.t.au_bytes;
     size_t i = 0;
     while (i < fx.n_open && fx.open[i] != au)
@@ -637,7 +635,8 @@ static int fx_write(const char *path, const char *buf, size_t size, off_t off,
     int r = transfer((char *)buf, size, (uint64_t)off, true);
     if (r > 0) {
         pace_write((uint64_t)r, start);
-        open_au_write((uint64_t)off, sb_clock_ns());
+        if (fx.t.open_aus)
+            open_au_write((uint64_t)off, sb_clock_ns());
     }
     return r;
 }
