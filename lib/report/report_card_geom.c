@@ -102,6 +102,9 @@ static void verdict(const sb_test *g, size_t n, sb_sink *sink)
                            sb_format_bytes(first, a, sizeof a));
         else
             sb_sink_puts(sink, "; none below\n");
+        if (strcmp(param(g, "more_needed", "no"), "yes") == 0 && g->complete)
+            sb_sink_puts(sink, INDENT "(not every size was clear when --geometry-time was up: "
+                                      "more time may change it)\n");
     } else {
         size_t unclear = 0;
         for (size_t i = 0; i < n; i++)
