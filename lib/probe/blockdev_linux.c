@@ -485,6 +485,34 @@ out:
     return st;
 }
 
+bool sb_probe_block_disk(const char *root, unsigned maj, unsigned min, sb_probe_disk *out)
+{
+    char link[PATH_LEN], path[PATH_LEN], v[64];
+    memset(out, 0, sizeof *out);
+    snprintf(link, sizeof link, "%s/sys/dev/block/%u:%u", root ? root : "", maj, min);
+    if (!realpath(link, path))
+        return false;
+    unsigned long long start = 0;
+    if (exists(path, "partition")) {
+        if (!sysfs_u64(path, "start", &start) || start > UINT64_MAX / 512)
+            return false;
+        char *slash = strrchr(path, '/');
+        if (slash)
+            *slash = '\0';
+        out->partition = true;
+    }
+    /* The disk's own number: a partition's differs from its disk's by more
+     * than one (extended minors, 259:N for NVMe). */
+    sysfs_read(path, "dev", v, sizeof v);
+    if (sscanf(v, "%u:%u", &out->maj, &out->min) != 2) {
+        memset(out, 0, sizeof *out);
+        return false;
+    }
+    copy_str(out->name, sizeof out->name, base_name(path));
+    out->start_bytes = (uint64_t)start * 512;
+    return true;
+}
+
 /* ---- the snapshot ------------------------------------------------------- */
 
 /* The device number of block device name through <root>/sys/class/block. */

@@ -111,6 +111,20 @@ SB_MUST_CHECK sb_status sb_probe_host(const char *root, sb_kvs *kvs, sb_error *e
 SB_MUST_CHECK sb_status sb_probe_block(const char *root, unsigned maj, unsigned min, sb_kvs *target,
                                        sb_kvs *device, sb_kvs *bus, sb_error *err);
 
+/* The whole disk under block device maj:min (a partition's parent, or the
+ * device itself), from <root>/sys/dev/block/MAJ:MIN: its kernel name
+ * ("mmcblk0", opened as /dev/NAME) and number, and where the partition
+ * starts on it (its "start" file, 512-byte sectors whatever the sector
+ * size). False, *out zeroed, when sysfs does not know maj:min or a
+ * partition's start or its disk's number cannot be read. */
+typedef struct sb_probe_disk {
+    char name[256];
+    unsigned maj, min;    /* the whole disk's */
+    bool partition;       /* maj:min is a partition of it */
+    uint64_t start_bytes; /* the partition's first byte on the disk; 0 for the disk */
+} sb_probe_disk;
+bool sb_probe_block_disk(const char *root, unsigned maj, unsigned min, sb_probe_disk *out);
+
 /* Adds the thermal state a run records before and after it: temp_c.<zone>
  * for each thermal zone (as sb_probe_host) and throttled_raw ("0x50005")
  * where the Raspberry Pi firmware exposes get_throttled. Cheap enough to

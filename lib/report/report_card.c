@@ -236,5 +236,7 @@ sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o, sb_sin
         random_table(run, r, sink);
         claims_table(run, sink);
     }
+    if (strstr(checks, "geometry"))
+        sb_report_card_geom_text(run, sink);
     return SB_OK;
 }

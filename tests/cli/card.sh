@@ -48,3 +48,24 @@ PY
 "$STORBENCH" results show --db "$T/db" 1 >"$T/show" || sb_fail "results show failed"
 diff <(sed 1d "$T/a.stdout") <(sed 1d "$T/show") || sb_fail "results show differs from the run's text"
 echo "ok - card on a directory"
+
+# --geometry's options, given wrong: one line naming the option, exit 2,
+# nothing left behind.
+geom_bad=(
+    "--geometry --geometry-time 0|--geometry-time"
+    "--geometry --geometry-time 0.5s|--geometry-time: less than 1 s"
+    "--geometry --open-aus 1|--open-aus: '1' is not a number from 2 to 64"
+    "--geometry --open-aus 65|--open-aus: '65' is not a number from 2 to 64"
+    "--geometry-time 10s|--geometry-time is an option of --geometry, which was not given"
+    "--open-aus 4|--open-aus is an option of --geometry, which was not given"
+)
+for case in "${geom_bad[@]}"; do
+    read -r -a args <<<"${case%%|*}"
+    sb_run "$T/g" card -q --no-save "${args[@]}" "$D"
+    [[ $SB_RC -eq 2 ]] || sb_fail "card ${args[*]}: exit $SB_RC, not 2"
+    [[ $(wc -l <"$T/g.stderr") -eq 1 ]] && grep -qF -- "${case#*|}" "$T/g.stderr" ||
+        sb_fail "card ${args[*]}: stderr is not one line naming '${case#*|}': $(cat "$T/g.stderr")"
+    [[ -s $T/g.stdout ]] && sb_fail "card ${args[*]}: printed: $(cat "$T/g.stdout")"
+    [[ -z $(ls -A "$D") ]] || sb_fail "card ${args[*]}: files left behind: $(ls -A "$D")"
+done
+echo "ok - --geometry's options refused"

@@ -16,6 +16,7 @@
 #     sb_fuse_create 64 64 bad eio_read=1048576-1052672   # reads of 1 MiB..+4 KiB fail
 #     sb_fuse_eio eio_write=0-4096           # change the last one's EIO ranges
 #     sb_fuse_card 256 card cliff=64M:40M:8M boundary=4M:2000   # a card's timing
+#     sb_fuse_card 256 card open_aus=4:4M:2000   # a card that keeps 4 AUs open
 #     sb_fuse_control cliff=off              # change the last one's timing
 #     sb_fuse_stats written n                # its write counter
 #     sb_tmpdir_in /dev/shm shm              # a directory outside the working one
@@ -365,6 +366,9 @@ sb_fuse_create() {
 #   boundary=B:COST_US     a read that crosses a multiple of B (a power of
 #                          two) takes COST_US microseconds more: boundary=4M:2000
 #   read_us=U              every read takes at least U microseconds
+#   open_aus=N:AU:COST_US  a write to an AU (offset / AU) that is not among
+#                          the N most recently written takes COST_US
+#                          microseconds more (N 1 to 64): open_aus=4:4M:2000
 #   eio_read=A-B, eio_write=A-B   as sb_fuse_create's
 # Sets VAR and SB_FUSE_* as sb_fuse_create does; undone at cleanup the same
 # way. Change the timing while in use with sb_fuse_control, read the
@@ -372,7 +376,7 @@ sb_fuse_create() {
 sb_fuse_card() {
     local _sb_size=${1:-} _sb_var=${2:-} _sb_o _sb_cargs=()
     [[ $_sb_size =~ ^[1-9][0-9]*$ && -n $_sb_var ]] ||
-        sb_fail "usage: sb_fuse_card SIZE_MIB VAR [cliff=N:FAST:SLOW] [cliff_recover=S] [boundary=B:COST_US] [read_us=U] [eio_read=A-B] [eio_write=A-B]"
+        sb_fail "usage: sb_fuse_card SIZE_MIB VAR [cliff=N:FAST:SLOW] [cliff_recover=S] [boundary=B:COST_US] [read_us=U] [open_aus=N:AU:COST_US] [eio_read=A-B] [eio_write=A-B]"
     shift 2
     _sb_check_var "$_sb_var"
     for _sb_o in "$@"; do
@@ -386,8 +390,8 @@ sb_fuse_card() {
 
 # sb_fuse_control LINE...: change the last sb_fuse_create or sb_fuse_card
 # device while it is in use. LINEs are sb_fuse_card's options (cliff=,
-# cliff_recover=, boundary=, read_us=; with sizes as there), "off" as the
-# value of the first three to turn it off (cliff=off), and "reset": the
+# cliff_recover=, boundary=, read_us=, open_aus=; with sizes as there), "off"
+# as the value of all but read_us to turn it off (cliff=off), and "reset": the
 # write counter goes back to 0, the cache empty. A setting not given stays
 # as it is; the EIO ranges stay unless eio_read= or eio_write= lines are
 # given, which then replace both (as sb_fuse_eio). Takes effect at the
@@ -395,9 +399,9 @@ sb_fuse_card() {
 sb_fuse_control() {
     local _sb_o _sb_lines=() _sb_eio=
     [[ -n ${SB_FUSE_CONTROL:-} ]] || sb_fail "sb_fuse_control: no FUSE device yet"
-    [[ $# -ge 1 ]] || sb_fail "usage: sb_fuse_control LINE... (cliff=N:FAST:SLOW|off, cliff_recover=S|off, boundary=B:COST_US|off, read_us=U, reset, eio_read=A-B, eio_write=A-B)"
+    [[ $# -ge 1 ]] || sb_fail "usage: sb_fuse_control LINE... (cliff=N:FAST:SLOW|off, cliff_recover=S|off, boundary=B:COST_US|off, read_us=U, open_aus=N:AU:COST_US|off, reset, eio_read=A-B, eio_write=A-B)"
     for _sb_o in "$@"; do
-        if [[ $_sb_o == reset || $_sb_o =~ ^(cliff|cliff_recover|boundary)=off$ ]]; then
+        if [[ $_sb_o == reset || $_sb_o =~ ^(cliff|cliff_recover|boundary|open_aus)=off$ ]]; then
             _sb_lines+=("$_sb_o")
             continue
         fi
@@ -422,7 +426,9 @@ sb_fuse_control() {
 # cliff_recover (seconds or off), crossings (times the counter passed N),
 # recoveries, idle_us (paced time the writer left unused by pausing beyond
 # the fixture's 5 ms token bucket: a measured rate is lower by it), boundary (B:COST_US or off), read_us, reads, boundary_reads
-# (reads that paid the boundary cost), max_read. Sets VAR, or prints it.
+# (reads that paid the boundary cost), max_read, open_aus (N:AU:COST_US in
+# bytes, or off), open_au_misses (writes that paid the open-AU cost). Sets
+# VAR, or prints it.
 sb_fuse_stats() {
     local _sb_key=${1:-} _sb_var=${2:-} _sb_v
     [[ -n $_sb_key ]] || sb_fail "usage: sb_fuse_stats KEY [VAR]"
@@ -708,6 +714,17 @@ _sb_fuse_option() {
             }
             _SB_FUSE_OPT="read_us=$((10#$v))"
             ;;
+        open_aus=*)
+            IFS=: read -r -a f <<<"$v"
+            n=
+            [[ ${#f[@]} -eq 3 ]] && n=$(_sb_number "${f[1]}") || n=
+            if [[ -z $n || $n == 0 || ! ${f[0]} =~ ^[0-9]+$ || ! ${f[2]} =~ ^[0-9]+$ ]] ||
+                ((10#${f[0]} < 1 || 10#${f[0]} > 64)); then
+                _SB_ERR="$caller: bad option '$o' (open_aus=N:AU:COST_US, N 1 to 64: open_aus=4:4M:2000)"
+                return 1
+            fi
+            _SB_FUSE_OPT="open_aus=$((10#${f[0]})):$n:$((10#${f[2]}))"
+            ;;
         eio_read=* | eio_write=*)
             [[ $o =~ ^eio_(read|write)=[0-9]+-[0-9]+(:[0-9]+-[0-9]+)*$ ]] || {
                 _SB_ERR="$caller: bad option '$o' (eio_read=START-END or eio_write=START-END, in bytes)"
@@ -716,7 +733,7 @@ _sb_fuse_option() {
             _SB_FUSE_OPT=$o
             ;;
         *)
-            _SB_ERR="$caller: unknown option '$o' (cliff=, cliff_recover=, boundary=, read_us=, eio_read=, eio_write=)"
+            _SB_ERR="$caller: unknown option '$o' (cliff=, cliff_recover=, boundary=, read_us=, open_aus=, eio_read=, eio_write=)"
             return 1
             ;;
     esac

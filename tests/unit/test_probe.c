@@ -361,6 +361,32 @@ static void test_block_pi(void **state)
     kvs_free(&b);
 }
 
+/* The whole disk under a partition: its name, number and where the
+ * partition starts; a disk is its own; unknown numbers and trees are not. */
+static void test_block_disk(void **state)
+{
+    (void)state;
+    sb_probe_disk d;
+    assert_true(sb_probe_block_disk(PI, 179, 2, &d));
+    assert_string_equal(d.name, "mmcblk0");
+    assert_int_equal(d.maj, 179);
+    assert_int_equal(d.min, 0);
+    assert_true(d.partition);
+    assert_true(d.start_bytes == UINT64_C(272629760));
+    assert_true(sb_probe_block_disk(PI, 179, 0, &d));
+    assert_string_equal(d.name, "mmcblk0");
+    assert_false(d.partition);
+    assert_true(d.maj == 179 && d.min == 0 && d.start_bytes == 0);
+    /* NVMe: the partition's number is not its disk's plus one. */
+    assert_true(sb_probe_block_disk(SB_TEST_DATA "/probe/nvme-x1", 259, 2, &d));
+    assert_string_equal(d.name, "nvme0n1");
+    assert_true(d.maj == 259 && d.min == 0 && d.partition);
+    assert_true(d.start_bytes == UINT64_C(1056768) * 512);
+    assert_false(sb_probe_block_disk(PI, 9, 9, &d));
+    assert_true(d.name[0] == '\0' && d.maj == 0 && !d.partition);
+    assert_false(sb_probe_block_disk(SB_TEST_DATA "/probe/missing", 179, 2, &d));
+}
+
 static void test_block_missing_files(void **state)
 {
     (void)state;
@@ -606,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_scheduler),
         cmocka_unit_test(test_bus_names),
         cmocka_unit_test(test_block_pi),
+        cmocka_unit_test(test_block_disk),
         cmocka_unit_test(test_block_missing_files),
         cmocka_unit_test(test_host_missing_files),
         cmocka_unit_test(test_snapshot_errors),

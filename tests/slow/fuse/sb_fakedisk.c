@@ -4,12 +4,12 @@
  * file, offset modulo the backing size: a loop device over it behaves like a
  * counterfeit SD card that wraps around. It can also fail reads and writes
  * with EIO on chosen byte ranges, as a failing card does, and time them as a
- * card does: a write cache that fills (a cliff) and erase blocks whose
- * boundaries cost a read more.
+ * card does: a write cache that fills (a cliff), erase blocks whose
+ * boundaries cost a read more, and a limit on the AUs it keeps open.
  *
  *   sb_fakedisk MOUNTPOINT -f -s -o size=BYTES,backing=FILE[,eio_read=A-B:C-D][,eio_write=A-B]
  *               [,control=FILE][,cliff=N:FAST:SLOW][,cliff_recover=SECONDS]
- *               [,boundary=B:COST_US][,read_us=U]
+ *               [,boundary=B:COST_US][,read_us=U][,open_aus=N:AU:COST_US]
  *
  * The backing file's size is its size at mount time. A read or write that
  * touches [A, B) of an eio range fails whole with EIO.
@@ -29,6 +29,12 @@
  *    COST_US microseconds more, as a card whose erase blocks are B bytes.
  *  - read_us=U: every read takes at least U microseconds (default 0), so
  *    that small reads are not timed by FUSE's own overhead alone.
+ *  - open_aus=N:AU:COST_US (N 1 to 64, AU > 0): a write to an allocation
+ *    unit (its first byte's offset / AU) that is not among the N AUs most
+ *    recently written takes COST_US microseconds more, and that AU becomes
+ *    the most recent: a card that keeps N AUs open and closes (garbage-
+ *    collects) one whenever another is written. The list starts empty, and
+ *    empties again whenever the setting changes. Reads are not slowed.
  * A read here is one FUSE request: the kernel splits larger ones into
  * pieces of at most max_read (128 KiB unless mounted with max_read=), and
  * each piece pays its own costs. Writes have no read or boundary cost.
@@ -43,6 +49,7 @@
  *    cliff_recover=SECONDS or =off     a line, a setting stays as it is
  *    boundary=B:COST_US or =off
  *    read_us=U
+ *    open_aus=N:AU:COST_US or =off
  *    reset                             the write counter goes back to 0
  *
  * Counters: the file "stats" beside "disk" holds, generated when read,
@@ -50,8 +57,9 @@
  * (written=), whether the cliff has been crossed (cliff_state=fast|slow|
  * off), how often it was crossed and recovered, the paced time the writer
  * left unused (idle_us=: its pauses beyond the token bucket, which make a
- * measured rate lower), the reads that paid the boundary cost, and the
- * largest requests the kernel sent.
+ * measured rate lower), the reads that paid the boundary cost, the
+ * largest requests the kernel sent, and the writes that paid the open-AU
+ * cost (open_au_misses=).
  *
  * Every open file is direct_io, so the kernel caches nothing: each read and
  * write of a loop device above "disk" reaches this program, with or without
@@ -83,6 +91,7 @@
 #include "storbench/clock.h"
 
 #define MAX_RANGES 16
+#define MAX_OPEN_AUS 64
 #define NS_PER_S 1000000000u
 #define NS_PER_US 1000u
 
@@ -121,6 +130,7 @@ typedef struct options {
     char *cliff_recover;
     char *boundary;
     char *read_us;
+    char *open_aus;
 } options;
 
 /* The timing settings: options at mount, lines of the control file later. */
@@ -130,6 +140,7 @@ typedef struct timing {
     uint64_t recover_ns;                  /* 0: never */
     uint64_t boundary_bytes, boundary_ns; /* boundary_bytes 0: off */
     uint64_t read_ns;
+    uint64_t open_aus, au_bytes, au_ns; /* open_aus 0: off */
 } timing;
 
 typedef struct counters {
@@ -139,6 +150,7 @@ typedef struct counters {
     uint64_t crossings, recoveries;
     uint64_t max_write, max_read; /* the largest requests, as the kernel split them */
     uint64_t idle_ns;             /* paced time not given back: the writer's pauses */
+    uint64_t open_au_misses;      /* writes that paid the open-AU cost */
 } counters;
 
 typedef struct fixture {
@@ -150,9 +162,11 @@ typedef struct fixture {
     size_t n_rd, n_wr;
     timing t;
     counters c;
-    uint64_t due_ns;        /* the pacer's clock: when the last paced write's bytes were due */
-    uint64_t late_ns;       /* how late the last paced write ended, past due_ns */
-    uint64_t last_write_ns; /* when the last write ended; 0 before the first */
+    uint64_t due_ns;             /* the pacer's clock: when the last paced write's bytes were due */
+    uint64_t late_ns;            /* how late the last paced write ended, past due_ns */
+    uint64_t last_write_ns;      /* when the last write ended; 0 before the first */
+    uint64_t open[MAX_OPEN_AUS]; /* the open AUs, most recently written first */
+    size_t n_open;
 } fixture;
 
 static fixture fx; /* the FUSE callbacks take no context of their own here */
@@ -264,6 +278,24 @@ static bool parse_read_us(const char *s, timing *t)
     return true;
 }
 
+static bool parse_open_aus(const char *s, timing *t)
+{
+    uint64_t v[3];
+    if (strcmp(s, "off") == 0) {
+        t->open_aus = 0;
+        fx.n_open = 0;
+        return true;
+    }
+    if (!parse_tuple(s, v, 3) || v[0] == 0 || v[0] > MAX_OPEN_AUS || v[1] == 0 ||
+        v[2] > UINT64_MAX / NS_PER_US)
+        return false;
+    t->open_aus = v[0];
+    t->au_bytes = v[1];
+    t->au_ns = v[2] * NS_PER_US;
+    fx.n_open = 0;
+    return true;
+}
+
 static bool hits(const range *r, size_t n, uint64_t off, uint64_t len)
 {
     for (size_t i = 0; i < n; i++)
@@ -313,6 +345,8 @@ static void reload(void)
             ok = parse_boundary(line + 9, &fx.t);
         else if (strncmp(line, "read_us=", 8) == 0)
             ok = parse_read_us(line + 8, &fx.t);
+        else if (strncmp(line, "open_aus=", 9) == 0)
+            ok = parse_open_aus(line + 9, &fx.t);
         else if (strcmp(line, "reset") == 0)
             reset_counter();
         else
@@ -384,6 +418,27 @@ static void pace_write(uint64_t len, uint64_t now_ns)
     fx.late_ns = fx.t.cliff_on ? fx.last_write_ns - fx.due_ns : 0;
 }
 
+/* Holds a write at off, which ended at done_ns, for the open-AU cost when
+ * its AU is not among the open ones, and makes its AU the most recent. */
+static void open_au_write(uint64_t off, uint64_t done_ns)
+{
+    uint64_t au = off / fx.t.au_bytes;
+    size_t i = 0;
+    while (i < fx.n_open && fx.open[i] != au)
+        i++;
+    bool miss = i == fx.n_open;
+    if (miss && fx.n_open < fx.t.open_aus)
+        fx.n_open++;
+    if (i >= fx.n_open)
+        i = fx.n_open - 1; /* the least recent is closed */
+    memmove(&fx.open[1], &fx.open[0], i * sizeof fx.open[0]);
+    fx.open[0] = au;
+    if (miss) {
+        fx.c.open_au_misses++;
+        wait_until(done_ns + fx.t.au_ns);
+    }
+}
+
 /* Whether [off, off+len) holds bytes on both sides of a multiple of b. */
 static bool crosses(uint64_t off, uint64_t len, uint64_t b)
 {
@@ -448,6 +503,12 @@ static size_t print_stats(char *buf, size_t cap)
     fprintf(f, "read_us=%llu\nreads=%llu\nboundary_reads=%llu\nmax_read=%llu\n",
             (unsigned long long)(t->read_ns / NS_PER_US), (unsigned long long)c->reads,
             (unsigned long long)c->boundary_reads, (unsigned long long)c->max_read);
+    if (t->open_aus)
+        fprintf(f, "open_aus=%llu:%llu:%llu\n", (unsigned long long)t->open_aus,
+                (unsigned long long)t->au_bytes, (unsigned long long)(t->au_ns / NS_PER_US));
+    else
+        fprintf(f, "open_aus=off\n");
+    fprintf(f, "open_au_misses=%llu\n", (unsigned long long)c->open_au_misses);
     long len = ftell(f);
     fclose(f);
     return len < 0 ? 0 : (size_t)len < cap ? (size_t)len : cap - 1;
@@ -572,8 +633,11 @@ static int fx_write(const char *path, const char *buf, size_t size, off_t off,
     if (hits(fx.wr, fx.n_wr, (uint64_t)off, size))
         return -EIO;
     int r = transfer((char *)buf, size, (uint64_t)off, true);
-    if (r > 0)
+    if (r > 0) {
         pace_write((uint64_t)r, start);
+        if (fx.t.open_aus)
+            open_au_write((uint64_t)off, sb_clock_ns());
+    }
     return r;
 }
 
@@ -618,6 +682,7 @@ static const struct fuse_opt opt_spec[] = {
     OPT("cliff_recover=%s", cliff_recover),
     OPT("boundary=%s", boundary),
     OPT("read_us=%s", read_us),
+    OPT("open_aus=%s", open_aus),
     FUSE_OPT_END,
 };
 /* clang-format on */
@@ -641,6 +706,10 @@ static bool timing_options(const options *o)
     }
     if (o->read_us && !parse_read_us(o->read_us, &fx.t)) {
         fprintf(stderr, "sb_fakedisk: read_us is a number of microseconds\n");
+        return false;
+    }
+    if (o->open_aus && !parse_open_aus(o->open_aus, &fx.t)) {
+        fprintf(stderr, "sb_fakedisk: open_aus is N:AU:COST_US (N 1 to 64, AU bytes > 0) or off\n");
         return false;
     }
     return true;
