@@ -213,5 +213,7 @@ sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o, sb_sin
         random_table(run, sink);
         claims_table(run, sink);
     }
+    if (strstr(checks, "cliff"))
+        sb_report_card_cliff(run, sink);
     return SB_OK;
 }
