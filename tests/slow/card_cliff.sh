@@ -11,7 +11,8 @@
 #     "none" for the recovery; the rewrite after the pause stops early.
 #  3. No cliff inside the area (cliff=2G:40M:8M, a steady 40 MiB/s over
 #     256 MiB): verdict "none", and no pause taken.
-#  4. Without --destructive the device is refused and unchanged (sha256).
+#  4. Without --destructive the device is refused and unchanged (sha256);
+#     so is a --limit above the device's size, with one line.
 #  5. A directory: ext4 on a second card (cliff=96M:16M:4M; ext4's own
 #     writes count too), --limit 128M --pause 0: the cliff within 10% of
 #     96 MiB, no file left; a --limit above the free space is refused with
@@ -145,6 +146,15 @@ if [[ $rc != 0 && $sum0 == "$sum1" && $(wc -l <"$T/4.err") == 1 ]]; then
     ok "4: without --destructive: refused ($(cat "$T/4.err")), the device unchanged"
 else
     bad "4: exit $rc, $(cat "$T/4.err")"
+fi
+rc=0
+"${card[@]}" --no-save --destructive --limit 1G "$dev" >"$T/4b.out" 2>"$T/4b.err" || rc=$?
+sb_checksum "$dev" sum1
+if [[ $rc != 0 && $sum0 == "$sum1" && $(wc -l <"$T/4b.err") == 1 ]] &&
+    grep -q -- "--limit: 1073741824 bytes is more than '$dev' holds" "$T/4b.err"; then
+    ok "4: --limit above the device's size: refused ($(cat "$T/4b.err")), the device unchanged"
+else
+    bad "4: --limit 1G: exit $rc, $(cat "$T/4b.err")"
 fi
 
 # ---- 5. a directory ------------------------------------------------------------
