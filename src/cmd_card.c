@@ -113,6 +113,15 @@ static bool card_option(int idx, const char *arg, void *ctx)
 
 static void card_progress(const sb_card_progress *p, void *ctx)
 {
+    /* The cliff's idle pause writes nothing: its time left, no rate. */
+    if (strcmp(p->phase, "pause") == 0) {
+        if (cli_progress_due(false)) {
+            char eta[32];
+            cli_progress_clock(p->eta_ns, false, eta, sizeof eta);
+            cli_progress_draw("card %s idle pause before the rewrite  ETA %s", p->target, eta);
+        }
+        return;
+    }
     char phase[48];
     if (strcmp(p->phase, "AU") == 0)
         snprintf(phase, sizeof phase, "AU %u of %u", p->au, p->n_aus);

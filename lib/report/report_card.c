@@ -238,5 +238,7 @@ sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o, sb_sin
     }
     if (strstr(checks, "geometry"))
         sb_report_card_geom_text(run, sink);
+    if (strstr(checks, "cliff"))
+        sb_report_card_cliff_text(run, sink);
     return SB_OK;
 }

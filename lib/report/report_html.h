@@ -93,5 +93,8 @@ void sb_html_sweep_section(sb_html_page *h);
 void sb_html_zcav_section(sb_html_page *h);
 void sb_html_bonnie_section(sb_html_page *h);
 void sb_html_generic_section(sb_html_page *h, const char *kind);
+/* card (report_html_card.c): the claims' tests as the generic section
+ * shows them, and the write cliff's curve per target. */
+void sb_html_card_section(sb_html_page *h);
 
 #endif

@@ -54,6 +54,9 @@ SB_MUST_CHECK sb_status sb_report_card_text(const sb_run *run, const sb_report_o
 /* The text of card --geometry (report_card_geom.c): the tests "geometry"
  * and "open AUs" of run, when it holds them; nothing otherwise. */
 void sb_report_card_geom_text(const sb_run *run, sb_sink *sink);
+/* The write cliff of a card run (report_card_cliff.c): its lines under
+ * the card's, when the run has a "cliff" test; nothing otherwise. */
+void sb_report_card_cliff_text(const sb_run *run, sb_sink *sink);
 /* zcav, of every zcav test (report_zcav.c) */
 SB_MUST_CHECK sb_status sb_report_zcav(const sb_run *run, const sb_report_opts *o, sb_sink *sink,
                                        sb_error *err);

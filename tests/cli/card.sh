@@ -69,3 +69,19 @@ for case in "${geom_bad[@]}"; do
     [[ -z $(ls -A "$D") ]] || sb_fail "card ${args[*]}: files left behind: $(ls -A "$D")"
 done
 echo "ok - --geometry's options refused"
+# --cliff's options, refused before anything is touched: one line, exit 2.
+refuse() {
+    local want=$1
+    shift
+    sb_run "$T/r" card -q --no-save "$@" "$D"
+    [[ $SB_RC -eq 2 ]] || sb_fail "card $*: exit $SB_RC, not 2"
+    [[ $(wc -l <"$T/r.stderr") -eq 1 ]] || sb_fail "card $*: not one line: $(cat "$T/r.stderr")"
+    grep -qF -- "$want" "$T/r.stderr" || sb_fail "card $*: '$(cat "$T/r.stderr")' does not say '$want'"
+    [[ -z $(ls -A "$D") ]] || sb_fail "card $*: files left behind"
+}
+refuse "card: --limit is an option of --cliff, which was not given" --limit 64m
+refuse "--bs: 3072 bytes is not a multiple of 4 KiB up to 64 MiB" --cliff --bs 3k
+refuse "--limit: 10485760 bytes is fewer than 64 writes of --bs (1048576 bytes)" --cliff --limit 10m
+refuse "--pause: 'abc' is not a duration" --cliff --pause abc
+refuse "card: --claim is an option of the claims check, which --cliff replaces" --cliff --claim C10
+echo "ok - card --cliff: bad options refused"
