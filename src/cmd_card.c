@@ -203,9 +203,10 @@ static const char card_usage[] =
     "              the card keeps open\n"
     "\n"
     "DIRECTORY is a directory on the card: a test file is created there and\n"
-    "removed after. DEVICE is the card's block device, written from its middle\n"
-    "with --destructive (never a mounted one; --force over a filesystem or a\n"
-    "partition table).\n"
+    "removed after (--geometry reads the disk below it). DEVICE is the card's\n"
+    "block device, written with --destructive (never a mounted one; --force over\n"
+    "a filesystem or a partition table): the claims from its middle, --cliff from\n"
+    "its start; --geometry alone only reads it.\n"
     "Exit status: 0 when every checked claim holds, 1 when one fails or on an\n"
     "error, 2 for bad options.\n" CLI_SAVE_USAGE;
 

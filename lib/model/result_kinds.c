@@ -48,7 +48,8 @@ bool sb_metric_is_headline(const char *metric)
     static const char *const headline[] = {
         "throughput",      "iops",        "ops",      "lat_mean", "clat_p99",
         "latency",         "latency_p99", "cpu",      "score",    "capacity_claimed",
-        "capacity_usable", "au_min",      "measured",
+        "capacity_usable", "au_min",      "measured", "at_bytes", "before",
+        "after",           "erase_bytes", "open_aus",
     };
     for (size_t i = 0; i < sizeof headline / sizeof headline[0]; i++)
         if (strcmp(metric, headline[i]) == 0)

@@ -76,15 +76,17 @@ sb_status sb_card_check_config(const sb_card_config *c, sb_error *err)
                             c->area_bytes);
     if (c->random_us < 1000000)
         return sb_error_set(err, SB_E_INVALID, 0, "--time: less than 1 s per random test");
+    char a[32], b[32];
     if (c->cliff_bs == 0 || c->cliff_bs % BUF_ALIGN || c->cliff_bs > MAX_CLIFF_BS)
         return sb_error_set(err, SB_E_INVALID, 0,
-                            "--bs: %" PRIu64 " bytes is not a multiple of 4 KiB up to 64 MiB",
-                            c->cliff_bs);
+                            "--bs: %s is not a multiple of 4 KiB up to 64 MiB",
+                            sb_format_bytes(c->cliff_bs, a, sizeof a));
     if (c->cliff_limit_bytes && c->cliff_limit_bytes < 64 * c->cliff_bs)
         return sb_error_set(err, SB_E_INVALID, 0,
-                            "--limit: %" PRIu64 " bytes is fewer than 64 writes of --bs (%" PRIu64
-                            " bytes): too few to find a cliff",
-                            c->cliff_limit_bytes, c->cliff_bs);
+                            "--limit: %s is fewer than 64 writes of --bs (%s): too few to find a "
+                            "cliff",
+                            sb_format_bytes(c->cliff_limit_bytes, a, sizeof a),
+                            sb_format_bytes(c->cliff_bs, b, sizeof b));
     if (c->geom_ns < 1000000000ull)
         return sb_error_set(err, SB_E_INVALID, 0, "--geometry-time: less than 1 s");
     if (c->open_aus_max < 2 || c->open_aus_max > 64)

@@ -38,6 +38,7 @@
 #include "runner/progress_int.h"
 #include "storbench/card_stats.h"
 #include "storbench/clock.h"
+#include "storbench/units.h"
 
 #define BUF_ALIGN 4096u
 #define MIN_WRITES 64u /* the fewest writes of --bs the area must hold (card.h) */
@@ -238,29 +239,31 @@ static SB_MUST_CHECK sb_status area_of(sb_card *k, uint64_t *area, sb_error *err
     uint64_t space = sb_target_space_bytes(k->t), limit = c->cliff_limit_bytes;
     const char *path = sb_target_path(k->t);
     uint64_t room = space;
+    char a[32], b[32], m[32];
     if (k->device) {
         if (limit > space)
-            return sb_error_set(err, SB_E_INVALID, 0,
-                                "--limit: %" PRIu64 " bytes is more than '%s' holds (%" PRIu64
-                                " bytes)",
-                                limit, path, space);
+            return sb_error_set(err, SB_E_INVALID, 0, "--limit: %s is more than '%s' holds (%s)",
+                                sb_format_bytes(limit, a, sizeof a), path,
+                                sb_format_bytes(space, b, sizeof b));
     } else {
         uint64_t margin = space / DIR_MARGIN_DIV;
         margin = margin > DIR_MARGIN_BYTES ? margin : DIR_MARGIN_BYTES;
         room = space > margin ? space - margin : 0;
         if (limit > room)
             return sb_error_set(err, SB_E_NOSPACE, 0,
-                                "--limit: %" PRIu64 " bytes is more than '%s' has free (%" PRIu64
-                                " bytes, less %" PRIu64 " kept free for the filesystem)",
-                                limit, path, space, margin);
+                                "--limit: %s is more than '%s' has free (%s, less %s kept free "
+                                "for the filesystem)",
+                                sb_format_bytes(limit, a, sizeof a), path,
+                                sb_format_bytes(space, b, sizeof b),
+                                sb_format_bytes(margin, m, sizeof m));
     }
     *area = (limit ? limit : room) / c->cliff_bs * c->cliff_bs;
     if (*area < MIN_WRITES * c->cliff_bs)
         return sb_error_set(err, SB_E_NOSPACE, 0,
-                            "'%s' has room for %" PRIu64
-                            " bytes: fewer than %u writes of --bs (%" PRIu64
-                            " bytes), too few to find a cliff",
-                            path, *area, MIN_WRITES, c->cliff_bs);
+                            "'%s' has room for %s: fewer than %u writes of --bs (%s), too few to "
+                            "find a cliff",
+                            path, sb_format_bytes(*area, a, sizeof a), MIN_WRITES,
+                            sb_format_bytes(c->cliff_bs, b, sizeof b));
     return SB_OK;
 }
 
@@ -366,11 +369,13 @@ static SB_MUST_CHECK sb_status measure(writer *w, uint64_t area, pass *main, pas
     sb_card *k = w->k;
     pass_plan plan = { .phase = "cliff", .total = area };
     SB_TRY(write_pass(w, &plan, main, err));
+    char filled[32];
     if (main->written < MIN_WRITES * w->bs || main->n < 2)
         return sb_error_set(err, SB_E_NOSPACE, 0,
-                            "'%s' filled after %" PRIu64 " bytes: fewer than %u writes of --bs, "
-                            "too few to find a cliff",
-                            sb_target_path(k->t), main->written, MIN_WRITES);
+                            "'%s' filled after %s: fewer than %u writes of --bs, too few to "
+                            "find a cliff",
+                            sb_target_path(k->t),
+                            sb_format_bytes(main->written, filled, sizeof filled), MIN_WRITES);
     SB_TRY(sb_cliff_find(main->v, main->n, NULL, 0, cl, err));
     *have_cl = true;
     if (cl->verdict != SB_CLIFF_FOUND || k->c->cliff_pause_ns == 0)

@@ -254,6 +254,10 @@ static SB_MUST_CHECK sb_status geom_results(sb_card *k, const geom_src *s, uint6
     static const char *const units[7] = { "B", "ns", "ns", "ns", "ns", "", "" };
     for (size_t j = 0; j < 7; j++)
         SB_TRY(add_array(t, names[j], units[j], v[j], n, err));
+    /* The answer as a measurement too, so that compare sets cards side by side. */
+    if (g->found)
+        SB_TRY(sb_result_add_measurement(t, "erase_bytes", "B", (double)g->erase_bytes, 0, NULL, 0,
+                                         err));
     return sb_result_add_measurement(t, "elapsed", "s", (double)elapsed_ns / 1e9, 0, NULL, 0, err);
 }
 
@@ -462,6 +466,8 @@ static SB_MUST_CHECK sb_status openau_results(sb_card *k, const openau_run *o, c
     if (o->decided) {
         SB_TRY(sb_kvs_set(&t->params, "verdict", verdicts[o->verdict.verdict], err));
         SB_TRY(sb_kvs_setf(&t->params, err, "open_aus", "%u", o->verdict.open_aus));
+        SB_TRY(sb_result_add_measurement(t, "open_aus", "", (double)o->verdict.open_aus, 0, NULL, 0,
+                                         err));
     }
     SB_TRY(sb_kvs_setf(&t->params, err, "block_bytes", "%" PRIu64, o->block));
     SB_TRY(sb_kvs_setf(&t->params, err, "au_bytes", "%" PRIu64, o->au));
@@ -574,6 +580,11 @@ sb_status sb_card_geometry(sb_card *k, sb_error *err)
     }
     if (rst == SB_OK && st == SB_OK && k->c->destructive && k->device)
         rst = open_aus(k, &s, g.found ? g.erase_bytes : 0, err);
+    else if (k->c->destructive && !k->device && k->c->notes)
+        sb_sink_printf(k->c->notes,
+                       "--destructive: the open-AU test writes to a device only, "
+                       "not inside '%s': it was not run\n",
+                       sb_target_path(k->t));
     close_source(&s);
     if (rst != SB_OK)
         return rst;

@@ -80,8 +80,8 @@ refuse() {
     [[ -z $(ls -A "$D") ]] || sb_fail "card $*: files left behind"
 }
 refuse "card: --limit is an option of --cliff, which was not given" --limit 64m
-refuse "--bs: 3072 bytes is not a multiple of 4 KiB up to 64 MiB" --cliff --bs 3k
-refuse "--limit: 10485760 bytes is fewer than 64 writes of --bs (1048576 bytes)" --cliff --limit 10m
+refuse "--bs: 3.0 KiB is not a multiple of 4 KiB up to 64 MiB" --cliff --bs 3k
+refuse "--limit: 10.0 MiB is fewer than 64 writes of --bs (1.0 MiB)" --cliff --limit 10m
 refuse "--pause: 'abc' is not a duration" --cliff --pause abc
 refuse "card: --claim is an option of the claims check, which --cliff replaces" --cliff --claim C10
 echo "ok - card --cliff: bad options refused"

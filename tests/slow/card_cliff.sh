@@ -151,7 +151,7 @@ rc=0
 "${card[@]}" --no-save --destructive --limit 1G "$dev" >"$T/4b.out" 2>"$T/4b.err" || rc=$?
 sb_checksum "$dev" sum1
 if [[ $rc != 0 && $sum0 == "$sum1" && $(wc -l <"$T/4b.err") == 1 ]] &&
-    grep -q -- "--limit: 1073741824 bytes is more than '$dev' holds" "$T/4b.err"; then
+    grep -q -- "--limit: 1.0 GiB is more than '$dev' holds" "$T/4b.err"; then
     ok "4: --limit above the device's size: refused ($(cat "$T/4b.err")), the device unchanged"
 else
     bad "4: --limit 1G: exit $rc, $(cat "$T/4b.err")"
