@@ -89,6 +89,11 @@ void sb_html_diff_cell(sb_html_page *h, double base, double v);
 void sb_html_name_cell(sb_html_page *h, const sb_html_col *c);
 
 /* The sections of the page, one per kind of test (html.h lists them). */
+/* A chart of throughput against x, one line per series, with its title as
+ * the heading above it (report_html_lines.c). */
+void sb_html_throughput_lines(sb_html_page *h, const char *title, const char *x_label,
+                              const char *x_unit, sb_svg_xscale xscale, const sb_svg_series *series,
+                              size_t n);
 void sb_html_sweep_section(sb_html_page *h);
 void sb_html_zcav_section(sb_html_page *h);
 void sb_html_bonnie_section(sb_html_page *h);

@@ -92,18 +92,7 @@ static void cliff_chart(sb_html_page *h, const sb_html_col *c, const sb_test *t)
     }
     char title[160];
     snprintf(title, sizeof title, "card: write rate against bytes written, %s", c->name);
-    sb_svg_chart ch = { .title = title,
-                        .x_label = "written",
-                        .x_unit = "MiB",
-                        .y_label = "throughput",
-                        .y_unit = sb_html_rate_name(h),
-                        .xscale = SB_SVG_X_LINEAR };
-    sb_sink_puts(sb_html_out(h), "<h3>");
-    sb_html_esc(h, title);
-    sb_sink_puts(sb_html_out(h), "</h3>\n");
-    sb_sink *cs = sb_html_chart_begin(h, &ch);
-    sb_svg_lines(cs, &ch, s, ns);
-    sb_html_chart_end(h);
+    sb_html_throughput_lines(h, title, "written", "MiB", SB_SVG_X_LINEAR, s, ns);
 out:
     for (size_t k = 0; k < 2; k++) {
         free(x[k]);

@@ -14,11 +14,9 @@
 
 #define GIB 1073741824.0
 
-/* A chart of throughput against x, one line per series, with its title as
- * the heading above it. */
-static void throughput_lines(sb_html_page *h, const char *title, const char *x_label,
-                             const char *x_unit, sb_svg_xscale xscale, const sb_svg_series *series,
-                             size_t n)
+void sb_html_throughput_lines(sb_html_page *h, const char *title, const char *x_label,
+                              const char *x_unit, sb_svg_xscale xscale, const sb_svg_series *series,
+                              size_t n)
 {
     sb_svg_chart ch = { .title = title,
                         .x_label = x_label,
@@ -131,7 +129,7 @@ static void sweep_direction(sb_html_page *h, const char *dir)
     }
     char title[64];
     snprintf(title, sizeof title, "Sweep: %s throughput per block size", dir);
-    throughput_lines(h, title, "block size", NULL, SB_SVG_X_LOG2_BYTES, series, n_series);
+    sb_html_throughput_lines(h, title, "block size", NULL, SB_SVG_X_LOG2_BYTES, series, n_series);
 
     sb_sink *s = sb_html_out(h);
     sb_sink_printf(s, "<div class=\"scroll\"><table>\n<tr><th class=\"l\">block size</th>");
@@ -276,7 +274,7 @@ static void zcav_direction(sb_html_page *h, const char *dir)
         goto out;
     char title[64];
     snprintf(title, sizeof title, "zcav: %s throughput against offset", dir);
-    throughput_lines(h, title, "offset", "GiB", SB_SVG_X_LINEAR, series, n);
+    sb_html_throughput_lines(h, title, "offset", "GiB", SB_SVG_X_LINEAR, series, n);
     sb_sink *s = sb_html_out(h);
     sb_sink_printf(s,
                    "<div class=\"scroll\"><table>\n<tr><th class=\"l\">target</th>"
