@@ -223,12 +223,14 @@ sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o, sb_sin
                    tr->fs_type);
     registers(r, sink);
     char au[32];
-    sb_sink_printf(sink, "  claims     %s\n", param(r, "claims", "none"));
+    /* Runs saved before the cliff and geometry checks did the claims. */
+    const char *checks = param(r, "checks", "claims");
+    const char *claims = param(r, "claims", "none");
+    if (strstr(checks, "claims") || strcmp(claims, "none") != 0)
+        sb_sink_printf(sink, "  claims     %s\n", claims);
     sb_sink_printf(sink, "  AU         %s (%s)\n\n",
                    sb_format_bytes(sb_report_param_u64(r, "au_bytes"), au, sizeof au),
                    param(r, "au_from", "?"));
-    /* Runs saved before the cliff and geometry checks did the claims. */
-    const char *checks = param(r, "checks", "claims");
     if (strstr(checks, "claims")) {
         const sb_test *s = find(run, "card", "sequential write");
         if (s)

@@ -8,8 +8,8 @@
  *                     fdisk's and parted's 1 MiB default does not fit
  *                     read-only: /dev/sdb, the device itself; 3 rounds in 0.6 s
  *     size       across - beside          99.9% interval  reads
- *     8.0 KiB            -0.2 us    -417.3 us .. +0.7 us  3x32   no cost
- *     4.0 MiB         +2004.7 us  +1612.7 us .. +3609 us  3x16   step
+ *     8.0 KiB            -0.2 µs    -417.3 µs .. +0.7 µs  3x32   no cost
+ *     4.0 MiB         +2004.7 µs  +1612.7 µs .. +3609 µs  3x16   step
  *   open AUs          keeps 4 open: 487.2 MB/s with 4, 6.7 MB/s with 5
  *                     (16.0 KiB writes round-robin in 4.0 MiB AUs)
  *                     MB/s by AUs: 1: 287.3, 2: 493.3, 3: 439.5, 4: 487.2, 5: 6.7
@@ -59,17 +59,17 @@ static size_t samples(const sb_test *t, const char *metric)
     return m ? m->n_samples : 0;
 }
 
-/* A time in microseconds with its sign: "+2004.1 us"; "n/a" when not finite. */
+/* A time in microseconds with its sign: "+2004.1 µs"; "n/a" when not finite. */
 static const char *us(double ns, char *buf, size_t len)
 {
     if (!isfinite(ns))
         snprintf(buf, len, "n/a");
     else
-        snprintf(buf, len, "%+.1f us", ns / 1e3);
+        snprintf(buf, len, "%+.1f µs", ns / 1e3);
     return buf;
 }
 
-/* A time as "2.00 ms" or "850 us" for the verdict line. */
+/* A time as "2.00 ms" or "850 µs" for the verdict line. */
 static const char *dur(double ns, char *buf, size_t len)
 {
     if (!isfinite(ns))
@@ -77,7 +77,7 @@ static const char *dur(double ns, char *buf, size_t len)
     else if (fabs(ns) >= 1e6)
         snprintf(buf, len, "%.2f ms", ns / 1e6);
     else
-        snprintf(buf, len, "%.0f us", ns / 1e3);
+        snprintf(buf, len, "%.0f µs", ns / 1e3);
     return buf;
 }
 
@@ -106,15 +106,24 @@ static void verdict(const sb_test *g, size_t n, sb_sink *sink)
             sb_sink_puts(sink, INDENT "(not every size was clear when --geometry-time was up: "
                                       "more time may change it)\n");
     } else {
-        size_t unclear = 0;
-        for (size_t i = 0; i < n; i++)
+        size_t unclear = 0, costs = 0;
+        for (size_t i = 0; i < n; i++) {
             unclear += sample(g, "state", i) == 0;
+            costs += sample(g, "state", i) == 2;
+        }
         sb_sink_puts(sink, "  erase block       no clear boundary: ");
         if (unclear)
             sb_sink_printf(sink,
                            "%zu of %zu sizes still unclear when the time was up "
                            "(--geometry-time)\n",
                            unclear, n);
+        else if (costs)
+            /* An erase block costs at every larger size too; a cost that
+             * stops at a larger size is the device's noise or its cache. */
+            sb_sink_printf(sink,
+                           "%zu of %zu sizes cost more, but not every size above them (no "
+                           "erase block does that)\n",
+                           costs, n);
         else
             sb_sink_puts(sink, "no size's boundary costs a read across it more\n");
     }

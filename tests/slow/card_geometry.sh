@@ -94,7 +94,7 @@ sed -n '/erase block/,$p' "$T/b4.txt"
 for want in '^  erase block       4.0 MiB: a read across its boundaries takes [0-9.]+ ms more' \
     'align partitions to 4.0 MiB \(8192 sectors of 512 bytes\);' \
     "fdisk's and parted's 1 MiB default does not fit" "read-only: $dev, the device itself" \
-    '^    4.0 MiB +\+[0-9.]+ us .* step$' '^    2.0 MiB +[-+][0-9.]+ us .* (no cost|unclear)$'; do
+    '^    4.0 MiB +\+[0-9.]+ µs .* step$' '^    2.0 MiB +[-+][0-9.]+ µs .* (no cost|unclear)$'; do
     grep -Eq "$want" "$T/b4.txt" || bad "1: no line matching: $want"
 done
 
