@@ -136,9 +136,14 @@ static void zcav_progress(const sb_zcav_progress *p, void *ctx)
         return;
     char eta[32];
     cli_progress_clock(p->eta_ns, p->done_blocks < p->n_blocks, eta, sizeof eta);
-    cli_progress_draw("%s pass %u/%u  %.2f GiB  %.1f MiB/s  block %zu/%zu  ETA %s", p->target,
-                      p->pass, p->n_passes, (double)p->offset_bytes / 1073741824.0,
-                      p->rate / 1048576.0, p->done_blocks, p->n_blocks, eta);
+    char rate[32];
+    if (p->starting)
+        snprintf(rate, sizeof rate, "starting");
+    else
+        snprintf(rate, sizeof rate, "%.1f MiB/s", p->rate / 1048576.0);
+    cli_progress_draw("%s pass %u/%u  %.2f GiB  %s  block %zu/%zu  ETA %s", p->target, p->pass,
+                      p->n_passes, (double)p->offset_bytes / 1073741824.0, rate, p->done_blocks,
+                      p->n_blocks, eta);
 }
 
 /* Prints the notes the scan left (O_DIRECT refused) on stderr. */

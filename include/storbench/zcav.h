@@ -59,6 +59,10 @@ typedef struct sb_zcav_progress {
     size_t n_blocks;       /* of this target, over all passes */
     double rate;           /* bytes/s of that block so far */
     uint64_t eta_ns;       /* this target's time left, from its rate so far */
+    /* The block's first second: its rate is a throttle's or a card's credit
+     * (23.4 MiB/s at a 20 MiB/s limit 0.6 s into a block), not the
+     * device's; it is not shown. */
+    bool starting;
 } sb_zcav_progress;
 
 typedef void (*sb_zcav_progress_fn)(const sb_zcav_progress *p, void *ctx);

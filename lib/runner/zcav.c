@@ -18,6 +18,7 @@
 #include "common/rng.h"
 #include "common/threads.h"
 #include "engine/engine.h"
+#include "runner/progress_int.h"
 #include "storbench/clock.h"
 #include "storbench/units.h"
 #include "storbench/zcav.h"
@@ -273,6 +274,7 @@ static void report(zscan *z, uint64_t off, uint64_t moved, uint64_t ns)
         .n_blocks = z->total,
         .rate = ns ? (double)moved * 1e9 / (double)ns : 0,
         .eta_ns = blocks > 0 ? (uint64_t)(busy / blocks * ((double)z->total - blocks)) : 0,
+        .starting = moved < c->block_bytes && ns < SB_PROGRESS_STARTING_NS,
     };
     z->report_ns = sb_clock_ns();
     pthread_mutex_lock(z->progress_lock);

@@ -164,9 +164,9 @@ static void test_no_clear_boundary(void **state)
     /* Time up with a size undecided. */
     const double unclear[NSIZES] = { 1, 0, 1, 1 };
     t = text_of(unclear, 0, false);
-    const char *want3[] = { "\n  erase block       no clear boundary: 1 of 4 sizes still unclear "
-                            "when the time was up (--geometry-time)\n",
-                            "\n    2.0 MiB", "unclear\n" };
+    static const char head[] = "\n  erase block       no clear boundary: 1 of 4 sizes still "
+                               "unclear when the time was up (--geometry-time)\n";
+    const char *want3[] = { head, "\n    2.0 MiB", "unclear\n" };
     expect(t, want3, 3);
     free(t);
 }
