@@ -56,6 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "storbench/gate.h"
 #include "storbench/result.h"
 #include "storbench/result_kinds.h"
 #include "storbench/sink.h"
@@ -107,7 +108,8 @@ typedef struct sb_bonnie_config {
     const char *machine;       /* name in the report; NULL: the host name */
     sb_bonnie_progress_fn progress;
     void *progress_ctx;
-    atomic_int *stop; /* raised (by a signal handler) to stop; may be NULL */
+    atomic_int *stop;    /* raised (by a signal handler) to stop; may be NULL */
+    const sb_gate *gate; /* around each test's timed part (storbench/gate.h); may be NULL */
 } sb_bonnie_config;
 
 /* bonnie++'s defaults with storbench's file size: 256 MiB in 8 KiB chunks,

@@ -44,6 +44,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "storbench/gate.h"
 #include "storbench/jobspec.h"
 #include "storbench/result.h"
 #include "storbench/result_kinds.h"
@@ -95,6 +96,8 @@ typedef struct sb_job_config {
     sb_sink *notes; /* one-line notes (a file laid out, a job's error); may be NULL */
     /* The test kind of the results ("job"; the suite uses "suite"). */
     const char *kind;
+    /* Around each stonewall group's timed part (storbench/gate.h); may be NULL. */
+    const sb_gate *gate;
 } sb_job_config;
 
 /* Zero-initialised with kind "job". */

@@ -45,6 +45,7 @@ typedef struct sb_suite_config {
     sb_job_progress_fn progress;
     void *progress_ctx;
     sb_sink *notes;
+    const sb_gate *gate; /* around each test's timed part (storbench/gate.h); may be NULL */
 } sb_suite_config;
 
 void sb_suite_config_init(sb_suite_config *c);

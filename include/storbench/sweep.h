@@ -40,6 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "storbench/gate.h"
 #include "storbench/result.h"
 #include "storbench/status.h"
 
@@ -101,7 +102,8 @@ typedef struct sb_sweep_config {
     char engine[16];      /* "sync" (read/write) or "psync" (pread/pwrite) */
     sb_progress_fn progress;
     void *progress_ctx;
-    atomic_int *stop; /* set non-zero (from a signal handler) to stop; may be NULL */
+    atomic_int *stop;    /* set non-zero (from a signal handler) to stop; may be NULL */
+    const sb_gate *gate; /* around each point's timed part (storbench/gate.h); may be NULL */
 } sb_sweep_config;
 
 /* Fills c with the defaults: the seed's 18 sizes (8 B .. 1 MiB), write and

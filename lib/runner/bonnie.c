@@ -330,6 +330,17 @@ static SB_MUST_CHECK sb_status run_test(sb_bonnie_ctx *b, unsigned test, const s
         b->copies[i].st = SB_OK;
         sb_hist_init(b->copies[i].hist);
     }
+    sb_status gs = sb_gate_enter(c->gate, sb_bonnie_test_names[test], err);
+    if (gs != SB_OK) {
+        /* Another host ended its run: this test says why it was not run. */
+        sb_test *t;
+        sb_error e2;
+        if (sb_result_add_test(tres, "bonnie", sb_bonnie_test_names[test], &t, &e2) != SB_OK ||
+            set_params(b, test, t, &e2) != SB_OK ||
+            sb_result_mark_unmeasured(t, err->msg, &e2) != SB_OK)
+            return sb_error_copy(err, &e2);
+        return gs;
+    }
     sb_cpu_ns cpu0, cpu1;
     sb_clock_cpu(&cpu0);
     uint64_t t0 = sb_clock_ns();
@@ -356,6 +367,11 @@ static SB_MUST_CHECK sb_status run_test(sb_bonnie_ctx *b, unsigned test, const s
         pthread_join(watcher, NULL);
     }
     sb_clock_cpu(&cpu1);
+    uint64_t moved = 0;
+    for (unsigned i = 0; io && test != SB_BONNIE_SEEKS && i < b->n; i++)
+        moved += b->copies[i].units;
+    bool wrote = test <= SB_BONNIE_REWRITE;
+    sb_gate_leave(c->gate, wrote ? 0 : moved, wrote ? moved : 0);
     if (st != SB_OK)
         return st;
     return record(b, test, elapsed_ns, &cpu0, &cpu1, tres, err);

@@ -227,6 +227,25 @@ static SB_MUST_CHECK sb_status run_group(sb_jshared *sh, unsigned barrier, sb_er
     for (size_t i = 0; i < sh->n_ws; i++)
         if (sh->ws[i].job->barrier == barrier)
             SB_TRY(sb_job_worker_setup(&sh->ws[i], err));
+    if (sh->c->gate) {
+        /* Another host ended its run: this group and those after it do
+         * not run, and their tests say why. */
+        const sb_jworker *first = NULL;
+        for (size_t i = 0; i < sh->n_ws && !first; i++)
+            if (sh->ws[i].job->barrier == barrier)
+                first = &sh->ws[i];
+        sb_error gerr;
+        sb_status gs = sb_gate_enter(sh->c->gate, first->job->name, &gerr);
+        if (gs != SB_OK) {
+            for (size_t i = 0; i < sh->n_ws; i++)
+                if (sh->ws[i].job->barrier >= barrier) {
+                    sh->ws[i].status = gs;
+                    sb_error_copy(&sh->ws[i].err, &gerr);
+                }
+            sh->refused = true;
+            return SB_OK;
+        }
+    }
     sb_job_group_start(sh);
     uint64_t before[2] = { 0, 0 }, after[2] = { 0, 0 };
     for (size_t i = 0; i < sh->n_ws; i++)
@@ -255,6 +274,7 @@ static SB_MUST_CHECK sb_status run_group(sb_jshared *sh, unsigned barrier, sb_er
             for (int d = 0; d < 2; d++)
                 after[d] += atomic_load(&sh->ws[i].prog_bytes[d]);
     uint64_t moved[2] = { after[0] - before[0], after[1] - before[1] };
+    sb_gate_leave(sh->c->gate, moved[SB_DIR_READ], moved[SB_DIR_WRITE]);
     sb_job_group_done(sh, moved, sb_clock_ns() - sh->t0);
     return st;
 }
@@ -286,7 +306,7 @@ sb_status sb_job_run(const sb_joblist *jobs, const sb_job_config *c, sb_run *run
             for (size_t i = 0; i < sh.n_ws; i++)
                 if (sh.ws[i].job->barrier == b && sh.ws[i].status != SB_OK && first_st == SB_OK)
                     first_st = sb_error_copy(&first, &sh.ws[i].err);
-            if (sb_job_stopped(&sh))
+            if (sb_job_stopped(&sh) || sh.refused)
                 break;
         }
     }

@@ -170,6 +170,7 @@ struct sb_jshared {
     size_t n_ws;
     unsigned barrier;
     uint64_t t0, last_ns;
+    bool refused; /* the gate kept a group from running (another host failed) */
     sb_jmark marks[SB_JOB_RATE_WINDOW]; /* the last reports, a ring */
     unsigned n_marks;
     /* The device counters of the group's buffered writes at the group's

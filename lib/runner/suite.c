@@ -227,6 +227,7 @@ sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, s
     jc.progress = c->progress;
     jc.progress_ctx = c->progress_ctx;
     jc.notes = c->notes;
+    jc.gate = c->gate;
     size_t first_target = run->n_targets;
     st = sb_job_run(&jobs, &jc, run, err);
     sb_joblist_free(&jobs);

@@ -552,6 +552,10 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
         st = sb_engine_seek(&p.io, 0, &perr);
     if (st == SB_OK)
         st = settle_before_point(s, &perr);
+    bool entered = st == SB_OK;
+    if (entered)
+        st = sb_gate_enter(s->c->gate, name, &perr);
+    entered = entered && st == SB_OK;
 
     sb_cpu_ns cpu0, cpu1;
     sb_clock_cpu(&cpu0);
@@ -560,6 +564,8 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
         st = s->c->fixed_bytes ? run_fixed(s, &p, &perr) : run_adaptive(s, &p, &perr);
     uint64_t wall = sb_clock_ns() - p.t0;
     sb_clock_cpu(&cpu1);
+    if (entered)
+        sb_gate_leave(s->c->gate, is_write ? 0 : p.bytes, is_write ? p.bytes : 0);
     if (st == SB_E_INTERRUPTED)
         p.why = STOP_INTERRUPTED;
     s->done_points++;
