@@ -79,6 +79,17 @@ SB_MUST_CHECK sb_status sb_store_delete(sb_store *store, int64_t id, sb_error *e
 SB_MUST_CHECK sb_status sb_store_label(sb_store *store, int64_t id, const sb_kvs *set,
                                        const char *const *unset, size_t n_unset, sb_error *err);
 
+/* run as bytes in the archive's own format (an SQLite database holding it
+ * alone), into *buf (malloc'd, the caller frees) of *len bytes: how a run
+ * travels between hosts. */
+SB_MUST_CHECK sb_status sb_store_run_to_bytes(const sb_run *run, unsigned char **buf, size_t *len,
+                                              sb_error *err);
+/* The run that sb_store_run_to_bytes made buf from, into a new sb_run equal
+ * to it. SB_E_INVALID for bytes that are not such a run, or one of another
+ * archive version (another storbench version made it: the message says). */
+SB_MUST_CHECK sb_status sb_store_run_from_bytes(const unsigned char *buf, size_t len, sb_run **out,
+                                                sb_error *err);
+
 /* Which runs sb_store_list returns: all conditions hold (an unset one holds
  * for every run). */
 typedef struct sb_store_filter {
