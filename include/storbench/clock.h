@@ -20,6 +20,9 @@ void sb_clock_realtime_after(uint64_t ns, struct timespec *ts);
 
 /* Wall-clock time in seconds since the Unix epoch, for timestamps only. */
 int64_t sb_clock_unix_s(void);
+/* The same to the nanosecond, as a double (its resolution around 2026 is
+ * ~0.24 us): stamps that hosts compare (storbench/fleet.h). */
+double sb_clock_realtime_s(void);
 
 /* Process CPU time consumed so far (user and system, all threads). */
 typedef struct sb_cpu_ns {

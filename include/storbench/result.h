@@ -86,6 +86,9 @@ void sb_run_free(sb_run *run);
 SB_MUST_CHECK sb_status sb_result_add_target(sb_run *run, const char *path, const char *kind,
                                              const char *fs_type, sb_target_res **out,
                                              sb_error *err);
+/* Moves every target of from (with its tests) to the end of to's, in
+ * order; from keeps none. On failure (out of memory) both are unchanged. */
+SB_MUST_CHECK sb_status sb_result_move_targets(sb_run *to, sb_run *from, sb_error *err);
 /* Changes the path a target is shown under (copied): storbench fscompare
  * names the device it formatted, not the temporary directory it measured. */
 SB_MUST_CHECK sb_status sb_result_set_target_path(sb_target_res *t, const char *path,

@@ -29,6 +29,13 @@ int64_t sb_clock_unix_s(void)
     return (int64_t)ts.tv_sec;
 }
 
+double sb_clock_realtime_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 static uint64_t timeval_ns(const struct timeval *tv)
 {
     return (uint64_t)tv->tv_sec * 1000000000u + (uint64_t)tv->tv_usec * 1000u;

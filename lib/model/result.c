@@ -103,6 +103,22 @@ sb_status sb_result_add_target(sb_run *run, const char *path, const char *kind, 
     return SB_OK;
 }
 
+sb_status sb_result_move_targets(sb_run *to, sb_run *from, sb_error *err)
+{
+    if (from->n_targets == 0)
+        return SB_OK;
+    sb_target_res *arr = realloc(to->targets, (to->n_targets + from->n_targets) * sizeof *arr);
+    if (!arr)
+        return nomem(err);
+    memcpy(arr + to->n_targets, from->targets, from->n_targets * sizeof *arr);
+    to->targets = arr;
+    to->n_targets += from->n_targets;
+    free(from->targets);
+    from->targets = NULL;
+    from->n_targets = 0;
+    return SB_OK;
+}
+
 sb_status sb_result_set_target_path(sb_target_res *t, const char *path, sb_error *err)
 {
     char *p = dup_or_empty(path);

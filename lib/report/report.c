@@ -93,6 +93,17 @@ sb_status sb_report_render(const sb_run *run, sb_format fmt, const sb_report_opt
         one.n_targets = 1;
         run = &one;
     }
+    /* A run of many hosts (storbench/fleet.h) ends with its aggregate
+     * target: the text shows it in a table of its own, after the
+     * command's tables, which show the hosts' targets. */
+    const sb_run *full = run;
+    sb_run hosts_only;
+    if (fmt == SB_FORMAT_TEXT && run->n_targets > 1 &&
+        strcmp(run->targets[run->n_targets - 1].kind, "fleet") == 0) {
+        hosts_only = *run;
+        hosts_only.n_targets--;
+        run = &hosts_only;
+    }
     sb_report_fn fn = NULL;
     switch (fmt) {
     case SB_FORMAT_TEXT: fn = text_renderer(run); break;
@@ -106,7 +117,8 @@ sb_status sb_report_render(const sb_run *run, sb_format fmt, const sb_report_opt
     }
     if (!fn)
         return sb_error_set(err, SB_E_INVALID, 0, "unknown output format");
-    return fn(run, opts, sink, err);
+    SB_TRY(fn(run, opts, sink, err));
+    return fmt == SB_FORMAT_TEXT ? sb_report_fleet_text(full, opts, sink, err) : SB_OK;
 }
 
 double sb_report_unit_bytes(const sb_report_opts *o)

@@ -23,6 +23,10 @@ typedef sb_status (*sb_report_fn)(const sb_run *run, const sb_report_opts *o, sb
 
 /* text of sweep, suite, job and fio results: seed 000's tables, the suite's
  * summary, the job tables (report_text.c) */
+/* The per-host rows and the aggregate of a run made on many hosts
+ * (storbench/fleet.h); nothing for a one-host run. */
+SB_MUST_CHECK sb_status sb_report_fleet_text(const sb_run *run, const sb_report_opts *o,
+                                             sb_sink *sink, sb_error *err);
 SB_MUST_CHECK sb_status sb_report_tables_text(const sb_run *run, const sb_report_opts *o,
                                               sb_sink *sink, sb_error *err);
 /* csv, the sweep's tidy rows (report_csv.c) */
