@@ -232,6 +232,13 @@ void cli_commands_usage(FILE *f, const char *head, const cli_command *cmds, size
 static void error_line(const char *fmt, va_list ap)
 {
     cli_progress_done();
+    if (!cli_fleet_leader()) {
+        /* Under mpirun rank 0 says it, naming this rank's host. */
+        char msg[SB_ERROR_MSG_MAX];
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        cli_fleet_error(msg);
+        return;
+    }
     fputs("storbench: ", stderr);
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
@@ -475,7 +482,8 @@ char *cli_command_line(int argc, char **argv)
 
 int cli_output_open(cli_output *out)
 {
-    if (!out->path)
+    /* Under mpirun only rank 0 writes the output (of every host). */
+    if (!out->path || !cli_fleet_leader())
         return CLI_EXIT_OK;
     out->file = fopen(out->path, "w");
     if (!out->file) {
@@ -524,6 +532,11 @@ int cli_put_rendered(sb_status st, const sb_error *err, const sb_buf *buf)
 int cli_print_run(const sb_run *run, cli_output *out)
 {
     cli_progress_done();
+    if (!cli_fleet_leader()) {
+        /* Rank 0 prints every host's results. */
+        output_abandon(out);
+        return CLI_EXIT_OK;
+    }
     if (!cli_run_has_tests(run)) {
         output_abandon(out);
         return CLI_EXIT_OK;
@@ -556,6 +569,8 @@ int cli_render_file(const sb_run *run, sb_format fmt, const sb_report_opts *opts
     sb_sink sink;
     sb_error err;
     cli_progress_done();
+    if (!cli_fleet_leader())
+        return CLI_EXIT_OK; /* rank 0 prints every host's results */
     sb_sink_init_file(&sink, f);
     if (sb_report_render(run, fmt, opts, &sink, &err) != SB_OK) {
         cli_error("%s", err.msg);
@@ -663,6 +678,9 @@ int cli_finish_as(sb_status st, const sb_error *err, const char *after)
 {
     if (st == SB_OK)
         return CLI_EXIT_OK;
+    if (!cli_fleet_leader())
+        /* Rank 0 says what went wrong, on which host. */
+        return st == SB_E_INTERRUPTED ? 128 + SIGINT : CLI_EXIT_FAIL;
     if (st == SB_E_INTERRUPTED) {
         /* 128 + the signal, as a shell reports a command killed by it. */
         int sig = atomic_load(&stop_flag);

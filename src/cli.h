@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "cli_tables.h"
+#include "storbench/gate.h"
 #include "storbench/job.h"
 #include "storbench/report.h"
 #include "storbench/result.h"
@@ -225,16 +226,55 @@ bool cli_run_has_tests(const sb_run *run);
  * the run (cli_run_end). */
 sb_run *cli_run_begin(const char *cmdline, const cli_save *save, cli_output *out,
                       atomic_int **stop);
-/* Records how run ended, from what its measurement returned (st, err):
+/* Under mpirun (cli_fleet_on) first ends the fleet's run (cli_fleet_finish):
+ * rank 0's run then holds every host's, and st and err become the fleet's
+ * outcome, which is returned (st itself on one host). Then records how run
+ * ended, from what its measurement returned (st, err):
  * interrupted (SB_E_INTERRUPTED), failed with err's message, or, when st
  * is SB_OK, complete unless one of its tests was left incomplete by an
  * error (then failed, naming the test). Called before the run is printed,
  * so that what it prints and what is saved say the same. */
-void cli_run_outcome(sb_run *run, sb_status st, const sb_error *err);
+SB_MUST_CHECK sb_status cli_run_outcome(sb_run *run, sb_status st, sb_error *err);
 /* After the run was printed (print_rc) and its outcome said (finish_rc):
  * saves it (cli_save_run), frees it and returns the exit code, the
  * measurement's failure first, then the printing's, then the saving's. */
 int cli_run_end(sb_run *run, int finish_rc, int print_rc, const cli_save *save, bool quiet);
+
+/* ---- many hosts at once: storbench under mpirun (cli_fleet.c) ----------
+ *
+ * Outside mpirun, or built without MPI, no process is part of a fleet and
+ * these change nothing. */
+
+/* Called first by main: under mpirun (built with MPI) joins the ranks and
+ * expands %h (host name), %r (rank) and %% in argv[1 ..] in place. Returns
+ * CLI_EXIT_OK, or an exit code after one line on stderr (started by mpirun
+ * but built without MPI; MPI failed). */
+int cli_fleet_start(int argc, char **argv);
+/* Leaves the fleet (MPI_Finalize); at the end of main. */
+void cli_fleet_stop(void);
+/* A run begins (cli_run_begin): until cli_fleet_finish ends it, a rank
+ * that leaves (an error before its first test) ends it on the way out
+ * (cli_fleet_stop), so that the others are not left waiting. */
+void cli_fleet_run_begins(void);
+/* Keeps msg, an error line of a rank other than 0 (which prints none of
+ * its own): rank 0 prints it with the rank's host when that rank's part
+ * of the run ends with an error that did not come through the runner (a
+ * bad option, a refused directory before the first test). */
+void cli_fleet_error(const char *msg);
+/* Whether this process is one rank of an mpirun. */
+bool cli_fleet_on(void);
+/* Whether this process prints and saves: rank 0, or every process outside a
+ * fleet. The other ranks stay silent; rank 0 speaks for them. */
+bool cli_fleet_leader(void);
+/* The gate (storbench/gate.h) the runners put each test behind; NULL
+ * outside a fleet. */
+const sb_gate *cli_fleet_gate(void);
+/* After the runner returned (st, err): agrees with the other ranks that the
+ * run is over, gathers every rank's run and spans on rank 0 and merges them
+ * into run (storbench/fleet.h). Returns the fleet's status on every rank,
+ * with, on rank 0, the first failing rank's error ("rank 2 (HOST): ...") in
+ * err; st outside a fleet. */
+SB_MUST_CHECK sb_status cli_fleet_finish(sb_run *run, sb_status st, sb_error *err);
 
 /* Shared by the commands that read the archive (cli_archive.c). */
 struct sb_store;

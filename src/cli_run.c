@@ -23,6 +23,7 @@ bool cli_run_has_tests(const sb_run *run)
 sb_run *cli_run_begin(const char *cmdline, const cli_save *save, cli_output *out, atomic_int **stop)
 {
     sb_error err;
+    cli_fleet_run_begins();
     sb_run *run = sb_run_new(cmdline, sb_clock_unix_s());
     if (!run) {
         cli_error_nomem();
@@ -42,8 +43,9 @@ sb_run *cli_run_begin(const char *cmdline, const cli_save *save, cli_output *out
     return run;
 }
 
-void cli_run_outcome(sb_run *run, sb_status st, const sb_error *err)
+sb_status cli_run_outcome(sb_run *run, sb_status st, sb_error *err)
 {
+    st = cli_fleet_finish(run, st, err);
     sb_error e2;
     sb_status rc;
     if (st == SB_E_INTERRUPTED)
@@ -58,6 +60,7 @@ void cli_run_outcome(sb_run *run, sb_status st, const sb_error *err)
         rc = sb_result_status_from_tests(run, &e2);
     if (rc != SB_OK)
         cli_error("%s", e2.msg);
+    return st;
 }
 
 int cli_run_end(sb_run *run, int finish_rc, int print_rc, const cli_save *save, bool quiet)

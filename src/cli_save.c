@@ -73,7 +73,7 @@ bool cli_db_path(const char *opt, char *buf, size_t len)
 
 int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
 {
-    if (save->no_save)
+    if (save->no_save || !cli_fleet_leader())
         return CLI_EXIT_OK;
     if (!cli_run_has_tests(run)) {
         /* Stopped before its first test (during the layout): an empty

@@ -232,8 +232,9 @@ static int measure_once(bonnie_args *a, const char *cmdline, bool header)
         return CLI_EXIT_FAIL;
     }
     sb_error err;
+    a->cfg.gate = cli_fleet_gate();
     sb_status st = sb_bonnie_run(&a->cfg, a->dir, run, &err);
-    cli_run_outcome(run, st, &err);
+    st = cli_run_outcome(run, st, &err);
     int rc = CLI_EXIT_OK;
     if (run->n_targets > 0 && run->targets[0].n_tests > 0) {
         if (a->repeat <= 1)

@@ -132,7 +132,7 @@ static int measure_and_print(image_args *a, const char *cmdline, const char *ima
     uint64_t t0 = sb_clock_ns();
     sb_status st = sb_image_run(&a->cfg, image, device, run, &err);
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
-    cli_run_outcome(run, st, &err);
+    st = cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     int rc2 = st != SB_OK ? cli_finish(st, &err) : verdict_rc(run);
     return cli_run_end(run, rc2, rc, &a->save, a->out.quiet);

@@ -149,6 +149,7 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     cfg.destructive = a->destructive;
     cfg.force = a->force;
     cfg.notes = notes;
+    cfg.gate = cli_fleet_gate();
     sb_error err;
     if (sb_job_check(jobs, &err) != SB_OK) {
         cli_error("%s", err.msg);
@@ -162,7 +163,7 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     uint64_t t0 = sb_clock_ns();
     sb_status st = sb_job_run(jobs, &cfg, run, &err);
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
-    cli_run_outcome(run, st, &err);
+    st = cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     int rc2 = cli_finish(st, &err);
     /* A job that cannot be run as written (no size, misaligned direct

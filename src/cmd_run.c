@@ -138,6 +138,7 @@ static int measure(run_args *a, const char *cmdline, const char *const *dirs, si
     sb_sink notes;
     cli_notes_init(&ln, &notes, a->out.quiet);
     a->cfg.notes = &notes;
+    a->cfg.gate = cli_fleet_gate();
     a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_job_progress : NULL;
     a->cfg.progress_ctx = &a->out.report.si;
     sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
@@ -159,10 +160,12 @@ static int measure(run_args *a, const char *cmdline, const char *const *dirs, si
             cli_error("%s", e2.msg);
     }
     run->elapsed_s = (double)(sb_clock_ns() - t0) / 1e9;
-    cli_run_outcome(run, st, &err);
+    st = cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     /* With several directories, each error was said as it happened. */
-    int rc2 = n > 1 && st != SB_OK && st != SB_E_INTERRUPTED ? CLI_EXIT_FAIL : cli_finish(st, &err);
+    int rc2 = n > 1 && !cli_fleet_on() && st != SB_OK && st != SB_E_INTERRUPTED
+                  ? CLI_EXIT_FAIL
+                  : cli_finish(st, &err);
     return cli_run_end(run, rc2, rc, &a->save, a->out.quiet);
 }
 

@@ -121,6 +121,7 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
         return CLI_EXIT_USAGE;
     a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_progress : NULL;
     a->cfg.progress_ctx = &a->out.report.si;
+    a->cfg.gate = cli_fleet_gate();
     sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
     if (!run)
         return CLI_EXIT_FAIL;
@@ -133,7 +134,7 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
     } else {
         st = sb_sweep_run(&a->cfg, paths, n, run, &err);
     }
-    cli_run_outcome(run, st, &err);
+    st = cli_run_outcome(run, st, &err);
     int rc = cli_print_run(run, &a->out);
     return cli_run_end(run, cli_finish(st, &err), rc, &a->save, a->out.quiet);
 }

@@ -184,7 +184,7 @@ static int measure_and_print(zcav_args *a, const char *cmdline)
     }
     if (rc == CLI_EXIT_OK) {
         st = sb_zcav_run(&a->cfg, a->paths, a->n_paths, run, &err);
-        cli_run_outcome(run, st, &err);
+        st = cli_run_outcome(run, st, &err);
         cli_progress_done();
         print_notes(run);
     }

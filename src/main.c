@@ -51,7 +51,15 @@ static int version(void)
     return fflush(stdout) == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
-int main(int argc, char **argv)
+/* Whether cmd runs under mpirun: the commands whose tests a gate lines up
+ * (storbench/gate.h). */
+static bool fleet_command(const cli_command *cmd)
+{
+    size_t i = (size_t)(cmd - cli_commands);
+    return i == CLI_CMD_RUN || i == CLI_CMD_SWEEP || i == CLI_CMD_JOB || i == CLI_CMD_BONNIE;
+}
+
+static int run_command(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -73,8 +81,20 @@ int main(int argc, char **argv)
                                    argv[1], near);
         return cli_usage_error("unknown command '%s' (see storbench --help)", argv[1]);
     }
+    if (cli_fleet_on() && !fleet_command(cmd))
+        return cli_usage_error("%s does not run under mpirun (run, sweep, job and bonnie do)",
+                               argv[1]);
     char *cmdline = cli_command_line(argc, argv);
     int rc = command_fns[cmd - cli_commands](cmdline ? cmdline : argv[1], argc - 1, argv + 1);
     free(cmdline);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    int rc = cli_fleet_start(argc, argv);
+    if (rc == CLI_EXIT_OK)
+        rc = run_command(argc, argv);
+    cli_fleet_stop();
     return rc;
 }

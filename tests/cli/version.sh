@@ -66,7 +66,8 @@ for name in sqlite3 jansson; do
     v=$(value $name)
     [[ $v =~ ^[0-9]+(\.[0-9]+)+ ]] || bad "$name: '$v' is not a version"
 done
-[[ $(value mpi) == no ]] || bad "mpi: '$(value mpi)', expected no"
+v=$(value mpi)
+[[ $v == no || $v =~ ^yes\ \([0-9]+(\.[0-9]+)+\)$ ]] || bad "mpi: '$v', expected no or yes (VERSION)"
 [[ $(value postgresql) == no ]] || bad "postgresql: '$(value postgresql)', expected no"
 
 # --help lists it.
