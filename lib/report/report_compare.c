@@ -313,11 +313,16 @@ static display display_of(const char *unit, const sb_report_opts *o)
 }
 
 /* The host a column was measured on: its target's (an imported fio
- * client's server, a bonnie++ line's machine), else its run's; NULL when
- * neither says. */
+ * client's server, a bonnie++ line's machine, a host of a run made on many
+ * at once), else its run's; "all hosts" for such a run's aggregates; NULL
+ * when none says. */
 static const char *column_host(const column *c)
 {
+    if (strcmp(c->target->kind, "fleet") == 0)
+        return "all hosts";
     const char *h = sb_kvs_get(&c->target->info, "hostname");
+    if (!h || !*h)
+        h = sb_kvs_get(&c->target->info, "host.hostname");
     if (!h || !*h)
         h = sb_kvs_get(&c->run->host, "hostname");
     return h && *h ? h : NULL;
@@ -330,6 +335,8 @@ static const char *column_fs(const column *c)
     const sb_target_res *t = c->target;
     if (t->fs_type[0])
         return t->fs_type;
+    if (strcmp(t->kind, "fleet") == 0)
+        return "-";
     return strcmp(t->kind, "device") == 0 ? "device" : NULL;
 }
 
