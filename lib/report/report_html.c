@@ -489,6 +489,8 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
             sb_html_bonnie_section(&h);
         else if (strcmp(kinds.v[i], "card") == 0)
             sb_html_card_section(&h);
+        else if (strcmp(kinds.v[i], "fleet") == 0)
+            sb_html_fleet_section(&h);
         else
             sb_html_generic_section(&h, kinds.v[i]);
     }

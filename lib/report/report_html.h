@@ -101,5 +101,8 @@ void sb_html_generic_section(sb_html_page *h, const char *kind);
 /* card (report_html_card.c): the claims' tests as the generic section
  * shows them, and the write cliff's curve per target. */
 void sb_html_card_section(sb_html_page *h);
+/* Runs made on many hosts at once: per test, each host and the aggregate
+ * (report_html_fleet.c). */
+void sb_html_fleet_section(sb_html_page *h);
 
 #endif
