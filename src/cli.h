@@ -261,6 +261,10 @@ void cli_fleet_run_begins(void);
  * of the run ends with an error that did not come through the runner (a
  * bad option, a refused directory before the first test). */
 void cli_fleet_error(const char *msg);
+/* Stonewalling (on): each test ends on every rank as soon as one rank's
+ * test ends, as IOR's; the runner polls the gate's stop_now. Outside a
+ * fleet nothing happens. */
+void cli_fleet_stonewall(bool on);
 /* Whether this process is one rank of an mpirun. */
 bool cli_fleet_on(void);
 /* Whether this process prints and saves: rank 0, or every process outside a

@@ -85,6 +85,11 @@ void cli_fleet_error(const char *msg)
     (void)msg;
 }
 
+void cli_fleet_stonewall(bool on)
+{
+    (void)on;
+}
+
 bool cli_fleet_on(void)
 {
     return false;
@@ -109,7 +114,7 @@ sb_status cli_fleet_finish(sb_run *run, sb_status st, sb_error *err)
 
 #else
 
-enum { WHAT_MAX = 64, NONE_ENDED = 0x7fffffff };
+enum { WHAT_MAX = 64, NONE_ENDED = 0x7fffffff, TAG_DONE = 7 };
 
 typedef struct span {
     sb_fleet_span s;
@@ -124,12 +129,68 @@ static struct fleet {
     bool gate_stop;                    /* this rank stopped because another ended */
     bool finished;                     /* cli_fleet_finish ended the last run begun */
     char last_error[SB_ERROR_MSG_MAX]; /* cli_fleet_error's */
+    bool stonewall;                    /* cli_fleet_stonewall */
+    bool open;                         /* a test entered and not left */
+    bool posted;                       /* "done" sent to every other rank for the last test */
+    int token;                         /* what those messages carry (the test's number) */
+    MPI_Request *sends;                /* theirs, size - 1 */
     span *spans;                       /* one per test entered */
     size_t n_spans, cap;
     char **args; /* the expanded arguments, owned */
     int n_args;
     sb_gate gate;
 } fleet;
+
+/*
+ * Stonewalling. With it on, a rank whose test ends tells every other rank
+ * at once (a non-blocking send per rank, tag TAG_DONE), and a rank whose
+ * test is running asks between its samples whether any such message has
+ * come (MPI_Iprobe, which never blocks): the first rank to finish ends the
+ * test everywhere. Every rank that entered a test sends its message exactly
+ * once, when the test ends or, if it failed inside it, when it finishes the
+ * run; and every rank entered it, since all passed the same start line. So
+ * before the next start line (or the end of the run) each rank receives
+ * exactly size - 1 messages and completes its own sends: nothing is left
+ * in flight from one test to the next.
+ */
+static void post_done(void)
+{
+    if (!fleet.stonewall || fleet.posted || fleet.size < 2)
+        return;
+    if (!fleet.sends && !(fleet.sends = calloc((size_t)fleet.size - 1, sizeof *fleet.sends))) {
+        /* Without the requests the messages cannot be sent, and the
+         * others would wait for them: say so and leave at once. */
+        cli_error_nomem();
+        MPI_Abort(MPI_COMM_WORLD, CLI_EXIT_FAIL);
+    }
+    fleet.token = (int)fleet.n_spans;
+    for (int r = 0, i = 0; r < fleet.size; r++)
+        if (r != fleet.rank)
+            MPI_Isend(&fleet.token, 1, MPI_INT, r, TAG_DONE, MPI_COMM_WORLD, &fleet.sends[i++]);
+    fleet.posted = true;
+}
+
+static void drain_done(void)
+{
+    if (!fleet.posted)
+        return;
+    for (int i = 0; i < fleet.size - 1; i++) {
+        int token;
+        MPI_Recv(&token, 1, MPI_INT, MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    MPI_Waitall(fleet.size - 1, fleet.sends, MPI_STATUSES_IGNORE);
+    fleet.posted = false;
+}
+
+static bool gate_stop_now(void *ctx)
+{
+    (void)ctx;
+    if (!fleet.stonewall || !fleet.open)
+        return false;
+    int flag = 0;
+    MPI_Iprobe(MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+    return flag != 0;
+}
 
 /* One start line: the lowest rank that has ended (NONE_ENDED for none),
  * the same answer on every rank. */
@@ -147,26 +208,35 @@ static int agree(int mine)
 static SB_MUST_CHECK sb_status gate_enter(void *ctx, const char *what, sb_error *err)
 {
     (void)ctx;
+    drain_done();
+    /* Room for the test's record first: a rank that cannot keep it ends
+     * its run at this start line, where every rank hears it, rather than
+     * inside the test. */
+    bool room = fleet.n_spans < fleet.cap;
+    if (!room) {
+        size_t cap = fleet.cap ? fleet.cap * 2 : 64;
+        span *v = realloc(fleet.spans, cap * sizeof *v);
+        if (v) {
+            fleet.spans = v;
+            fleet.cap = cap;
+            room = true;
+        }
+    }
     if (!fleet.decided)
-        agree(NONE_ENDED);
+        agree(room ? NONE_ENDED : fleet.rank);
+    if (!room)
+        return sb_error_nomem(err, "the fleet's record of the tests");
     if (fleet.decided) {
         fleet.gate_stop = true;
         return sb_error_set(err, SB_E_INTERRUPTED, 0, "stopped: rank %d ended its run",
                             fleet.ended_rank);
-    }
-    if (fleet.n_spans == fleet.cap) {
-        size_t cap = fleet.cap ? fleet.cap * 2 : 64;
-        span *v = realloc(fleet.spans, cap * sizeof *v);
-        if (!v)
-            return sb_error_nomem(err, "the fleet's record of the tests");
-        fleet.spans = v;
-        fleet.cap = cap;
     }
     span *s = &fleet.spans[fleet.n_spans++];
     memset(s, 0, sizeof *s);
     snprintf(s->what, sizeof s->what, "%s", what);
     s->s.start_s = sb_clock_realtime_s();
     s->s.end_s = -1;
+    fleet.open = true;
     return SB_OK;
 }
 
@@ -179,6 +249,8 @@ static void gate_leave(void *ctx, uint64_t read_bytes, uint64_t write_bytes)
     s->s.end_s = sb_clock_realtime_s();
     s->s.read_bytes = read_bytes;
     s->s.write_bytes = write_bytes;
+    fleet.open = false;
+    post_done();
 }
 
 /* Expands %h (host name), %r (rank) and %% in arg; NULL when out of memory. */
@@ -220,7 +292,7 @@ int cli_fleet_start(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &fleet.size);
     fleet.on = true;
     fleet.ended_rank = NONE_ENDED;
-    fleet.gate = (sb_gate){ .enter = gate_enter, .leave = gate_leave };
+    fleet.gate = (sb_gate){ .enter = gate_enter, .leave = gate_leave, .stop_now = gate_stop_now };
     char host[256] = "unknown";
     if (gethostname(host, sizeof host) != 0)
         snprintf(host, sizeof host, "unknown");
@@ -264,6 +336,7 @@ void cli_fleet_stop(void)
         free(fleet.args[i]);
     free(fleet.args);
     free(fleet.spans);
+    free(fleet.sends);
     fleet.on = false;
 }
 
@@ -275,6 +348,11 @@ void cli_fleet_run_begins(void)
 void cli_fleet_error(const char *msg)
 {
     snprintf(fleet.last_error, sizeof fleet.last_error, "%s", msg);
+}
+
+void cli_fleet_stonewall(bool on)
+{
+    fleet.stonewall = on;
 }
 
 bool cli_fleet_on(void)
@@ -421,6 +499,12 @@ sb_status cli_fleet_finish(sb_run *run, sb_status st, sb_error *err)
     if (!fleet.on)
         return st;
     fleet.finished = true;
+    if (fleet.open) {
+        /* It failed inside a test: the others still hear that it ended. */
+        fleet.open = false;
+        post_done();
+    }
+    drain_done();
     if (!fleet.decided)
         agree(fleet.rank);
     /* This rank's part. */

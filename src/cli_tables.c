@@ -86,6 +86,10 @@ _Static_assert(CLI_TABLE_LEN(cli_run_opts) == RUN_N_OPTIONS + 1, "one entry per 
     [SWEEP_DESTRUCTIVE] = { "destructive", 0, NULL,                                                 \
                             "allow writing to a block device (never to a mounted one)", NULL },     \
     [SWEEP_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },                                         \
+    [SWEEP_STONEWALL] = { "stonewall", 0, NULL,                                                     \
+                          "under mpirun: end each point on every host when the first host's "       \
+                          "point ends (IOR's stonewalling)",                                        \
+                          NULL },                                                                   \
     CLI_OUTPUT_OPTIONS("text (default), csv or json", "text|csv|json",                              \
                        "MB/s (10^6 bytes) instead of MiB/s", "no progress line"),                   \
     CLI_SAVE_OPTIONS('l'),

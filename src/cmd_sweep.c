@@ -18,6 +18,7 @@ typedef struct sweep_args {
     sb_fscompare_config fsc;
     cli_output out;
     cli_save save;
+    bool stonewall; /* --stonewall (cli_fleet_stonewall) */
 } sweep_args;
 
 /* Parses a percentage such as "2" or "2%" into a fraction. */
@@ -100,6 +101,7 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
         break;
     case SWEEP_DESTRUCTIVE: c->destructive = true; break;
     case SWEEP_FORCE: c->force = true; break;
+    case SWEEP_STONEWALL: a->stonewall = true; break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -121,6 +123,12 @@ static int measure_and_print(sweep_args *a, const char *cmdline, const char *con
         return CLI_EXIT_USAGE;
     a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_progress : NULL;
     a->cfg.progress_ctx = &a->out.report.si;
+    if (a->stonewall && a->cfg.fixed_bytes)
+        return cli_usage_error("--stonewall ends points early, which --size (exactly SIZE per "
+                               "point) does not allow");
+    if (a->stonewall && a->fs_list)
+        return cli_usage_error("--stonewall: fscompare does not run under mpirun");
+    cli_fleet_stonewall(a->stonewall);
     a->cfg.gate = cli_fleet_gate();
     sb_run *run = cli_run_begin(cmdline, &a->save, &a->out, &a->cfg.stop);
     if (!run)

@@ -59,7 +59,9 @@ static bool fleet_command(const cli_command *cmd)
     return i == CLI_CMD_RUN || i == CLI_CMD_SWEEP || i == CLI_CMD_JOB || i == CLI_CMD_BONNIE;
 }
 
-static int run_command(int argc, char **argv)
+/* typed: the command line as typed (before %h and %r were expanded), kept
+ * with the run. */
+static int run_command(int argc, char **argv, const char *typed)
 {
     if (argc < 2) {
         usage(stderr);
@@ -84,17 +86,16 @@ static int run_command(int argc, char **argv)
     if (cli_fleet_on() && !fleet_command(cmd))
         return cli_usage_error("%s does not run under mpirun (run, sweep, job and bonnie do)",
                                argv[1]);
-    char *cmdline = cli_command_line(argc, argv);
-    int rc = command_fns[cmd - cli_commands](cmdline ? cmdline : argv[1], argc - 1, argv + 1);
-    free(cmdline);
-    return rc;
+    return command_fns[cmd - cli_commands](typed ? typed : argv[1], argc - 1, argv + 1);
 }
 
 int main(int argc, char **argv)
 {
+    char *typed = argc >= 2 ? cli_command_line(argc, argv) : NULL;
     int rc = cli_fleet_start(argc, argv);
     if (rc == CLI_EXIT_OK)
-        rc = run_command(argc, argv);
+        rc = run_command(argc, argv, typed);
     cli_fleet_stop();
+    free(typed);
     return rc;
 }

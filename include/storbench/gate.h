@@ -23,6 +23,7 @@
 #ifndef STORBENCH_GATE_H
 #define STORBENCH_GATE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "storbench/status.h"
@@ -30,6 +31,10 @@
 typedef struct sb_gate {
     sb_status (*enter)(void *ctx, const char *what, sb_error *err);
     void (*leave)(void *ctx, uint64_t read_bytes, uint64_t write_bytes);
+    /* May be NULL. Polled by the runner between its samples while a test
+     * runs: true when the test is to end now, complete, with what it has
+     * measured (another host finished it: stonewalling). Never blocks. */
+    bool (*stop_now)(void *ctx);
     void *ctx;
 } sb_gate;
 
@@ -38,6 +43,12 @@ static inline SB_MUST_CHECK sb_status sb_gate_enter(const sb_gate *gate, const c
                                                     sb_error *err)
 {
     return gate ? gate->enter(gate->ctx, what, err) : SB_OK;
+}
+
+/* stop_now() of gate; false for a NULL gate or one without it. */
+static inline bool sb_gate_stop_now(const sb_gate *gate)
+{
+    return gate && gate->stop_now && gate->stop_now(gate->ctx);
 }
 
 /* leave() of gate; nothing for a NULL gate. */

@@ -89,12 +89,13 @@ typedef enum stop_reason {
     STOP_FIXED,
     STOP_ERROR,
     STOP_INTERRUPTED,
+    STOP_STONEWALL, /* another host's point ended (storbench/gate.h) */
 } stop_reason;
 
 static const char *stop_name(stop_reason r)
 {
-    static const char *const names[] = { "stable", "max-time", "max-bytes",
-                                         "fixed",  "error",    "interrupted" };
+    static const char *const names[] = { "stable", "max-time",    "max-bytes", "fixed",
+                                         "error",  "interrupted", "stonewall" };
     return names[r];
 }
 
@@ -370,6 +371,8 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
         if (sb_samples_stable(&p->samples, &s->rule))
             p->why = STOP_STABLE;
+        else if (sb_gate_stop_now(c->gate))
+            p->why = STOP_STONEWALL;
         else if (te - p->t0 >= c->max_ns)
             p->why = STOP_MAX_TIME;
         else if (p->bytes >= c->max_bytes)

@@ -6,11 +6,16 @@
 #    limit, the aggregate within 3% of the sum (60 MiB/s), the start skew
 #    printed and under 20 ms; one line of results per host, printed once;
 #  * the archived run holds all three hosts (their targets, each with its
-#    host description) and the aggregate, and `results show` prints it again;
-#  * %r in a path expands to the rank;
+#    host description) and the aggregate, and the command as typed;
+#    `results show` prints it again, `results compare` has a column per host
+#    and the aggregate's, `report` the hosts' table;
+#  * %r in a path expands to the rank, %h to the host name, %% to %;
 #  * a rank whose directory is missing ends every rank: one line naming the
 #    rank and its error, a non-zero exit, no file left on any device;
-#  * a sweep runs on all three, each point behind the start line;
+#  * a sweep runs on all three, each point behind the start line; with
+#    --stonewall each point ends on every host together (within a sample:
+#    their times within 0.3 s; the aggregate within 3% of the sum of the
+#    hosts' rates);
 #  * commands that do not run under mpirun say so.
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -77,6 +82,18 @@ assert all("host.hostname" in t["info"] for t in targets if "host.rank" in t["in
 assert any(t["kind"] == "fleet" for t in targets)
 PY
 
+# The command line saved is the one typed, %r and all.
+"$SB_BIN" results list >"$T/list.out"
+grep -q -- "--directory=$T/d%r" "$T/list.out" || sb_fail "the saved command is not the one typed: $(cat "$T/list.out")"
+# compare: a column per host (its host name) and the aggregate's.
+"$SB_BIN" results compare 1 1 >"$T/compare.out"
+grep -E '^host ' "$T/compare.out" | grep -q 'all hosts' || sb_fail "compare: no 'all hosts' column"
+grep -E '^target ' "$T/compare.out" | grep -q "\.r2:$T/d2" || sb_fail "compare: no column for rank 2"
+# report: the hosts' table with the aggregate.
+"$SB_BIN" report 1 -o "$T/report.html"
+grep -q 'Many hosts at once' "$T/report.html" || sb_fail "report: no section of the hosts"
+[[ $(grep -o '<b>aggregate</b>' "$T/report.html" | wc -l) == 1 ]] || sb_fail "report: not one aggregate row"
+
 # --- a rank that fails ends every rank -----------------------------------------------
 mv "$T/d1" "$T/gone"
 rc=0
@@ -101,6 +118,38 @@ for r in 0 1 2; do
     left=$(find "$T/d$r/" -mindepth 1 -not -name lost+found)
     [[ -z $left ]] || sb_fail "rank $r left files after the sweep: $left"
 done
+
+# --- --stonewall: each point ends on every host when the first host's ends -----------
+mpi "$SB_BIN" sweep --no-save --stonewall --only write --bs 256k --max-time 6s -f json "$T/d%r" \
+    >"$T/stonewall.json" 2>"$T/stonewall.err" ||
+    { cat "$T/stonewall.err"; sb_fail "mpirun storbench sweep --stonewall failed"; }
+python3 - "$T/stonewall.json" <<'PY' || sb_fail "--stonewall did not end the point together"
+import json, sys
+run = json.load(open(sys.argv[1]))
+run = run["runs"][0] if "runs" in run else run
+hosts = [t for t in run["targets"] if t["kind"] != "fleet"]
+stops = [t["tests"][0]["params"]["stop"] for t in hosts]
+print("stop reasons:", stops)
+assert len(hosts) == 3, len(hosts)
+assert stops.count("stonewall") >= 1 and all(s in ("stable", "max-time", "stonewall") for s in stops), stops
+fleet = [t for t in run["targets"] if t["kind"] == "fleet"][0]["tests"][0]
+ms = {m["metric"]: m for m in fleet["measurements"]}
+times = ms["span"]["samples"]
+print("host times:", times, "span:", ms["span"]["value"])
+# Each host looks between its samples (100 ms; 256 KiB x 4 at 10 MiB/s).
+assert max(times) - min(times) < 0.3, times
+agg, total = ms["throughput"]["value"], ms["throughput_sum"]["value"]
+print("aggregate %.2f, sum of hosts %.2f MiB/s" % (agg / 1048576, total / 1048576))
+assert abs(agg - total) <= 0.03 * total, (agg, total)
+PY
+
+# --- %h, %r and %% --------------------------------------------------------------------
+h=$(hostname)
+mkdir -p "$T/x%/$h-0" "$T/x%/$h-1"
+timeout 60 mpirun --allow-run-as-root --oversubscribe -np 2 "$SB_BIN" job --no-save --name=e \
+    --rw=write --bs=64k --size=1m "--directory=$T/x%%/%h-%r" >"$T/expand.out" 2>&1 ||
+    { cat "$T/expand.out"; sb_fail "%h-%r did not expand to the host name and rank"; }
+grep -q "\.r1:$T/x%/$h-1 " "$T/expand.out" || sb_fail "no target $T/x%/$h-1: $(cat "$T/expand.out")"
 
 # --- what does not run under mpirun --------------------------------------------------
 rc=0
