@@ -407,7 +407,7 @@ static void test_v1_upgraded(void **state)
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int(st, 0), SB_STORE_SCHEMA_VERSION);
-    assert_int_equal(SB_STORE_SCHEMA_VERSION, 2);
+    assert_int_equal(SB_STORE_SCHEMA_VERSION, 3);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
