@@ -179,7 +179,7 @@ sb_status sb_store_sqlite_save(sb_store *store, const sb_run *run, const char *u
     if (rc != SQLITE_OK) {
         sb_status st = sb_store_fail(store, rc, what, err);
         /* The uid's unique index: the run is there already. */
-        if ((rc & 0xff) == SQLITE_CONSTRAINT)
+        if (rc == SQLITE_CONSTRAINT_UNIQUE)
             st = sb_error_set(err, SB_E_BUSY, 0, "%s '%s': it holds a run with uid %s already",
                               what, store->path, uid);
         /* A failed COMMIT may already have rolled back; a second ROLLBACK
