@@ -208,10 +208,18 @@ bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels);
  * $HOME/.local/share/storbench/results.db. Prints the error and returns
  * false when there is none. */
 bool cli_db_path(const char *opt, char *buf, size_t len);
+/* The local archive's path, as cli_db_path gives it without --db and
+ * $STORBENCH_DB: where a run goes that a PostgreSQL archive did not take. */
+bool cli_db_local_path(char *buf, size_t len);
 /* Saves run unless --no-save or it holds no test; returns a CLI_EXIT_*
  * code, printing one error line on failure, and "saved as run N in PATH"
  * ("saved as run N (interrupted) in PATH" or "(failed)" for such a run) on
- * stderr unless quiet, terminal or not. */
+ * stderr unless quiet, terminal or not. When the archive is a
+ * postgresql:// URL that cannot take the run (a server down, a wrong
+ * password), the run goes to the local archive (cli_db_local_path)
+ * instead: one error line naming the URL (password masked) and why, then
+ * "saved as run N in PATH instead; copy it later: ..." whether quiet or
+ * not, and CLI_EXIT_OK, since the measurement itself succeeded. */
 int cli_save_run(const sb_run *run, const cli_save *save, bool quiet);
 /* Frees the labels; save stays usable (empty). */
 void cli_save_free(cli_save *save);

@@ -46,9 +46,9 @@ bool cli_parse_label(const char *arg, const char *opt, sb_kvs *labels)
     return true;
 }
 
-bool cli_db_path(const char *opt, char *buf, size_t len)
+/* The local archive's path (opt and env NULL) or the one they name. */
+static bool db_path(const char *opt, const char *env, char *buf, size_t len)
 {
-    const char *env = getenv("STORBENCH_DB");
     const char *xdg = getenv("XDG_DATA_HOME");
     const char *home = getenv("HOME");
     int n;
@@ -71,6 +71,50 @@ bool cli_db_path(const char *opt, char *buf, size_t len)
     return true;
 }
 
+bool cli_db_path(const char *opt, char *buf, size_t len)
+{
+    return db_path(opt, getenv("STORBENCH_DB"), buf, len);
+}
+
+bool cli_db_local_path(char *buf, size_t len)
+{
+    return db_path(NULL, NULL, buf, len);
+}
+
+/* Saves run in the archive at path (creating it); *id gets its id. */
+static SB_MUST_CHECK sb_status save_to(const char *path, const sb_run *run, int64_t *id,
+                                       sb_error *err)
+{
+    sb_store *store;
+    SB_TRY(sb_store_open(path, SB_STORE_CREATE, &store, err));
+    sb_status st = sb_store_save(store, run, id, err);
+    sb_store_close(store);
+    return st;
+}
+
+/* A run that could not be saved to the PostgreSQL archive url (why: err)
+ * goes to the local archive instead: the measurement succeeded, and the
+ * run can be copied there later. */
+static int save_instead(const sb_run *run, const char *url, const sb_error *why)
+{
+    char local[PATH_MAX], shown[PATH_MAX];
+    cli_progress_done();
+    cli_error("results not saved: %s", why->msg);
+    if (!cli_db_local_path(local, sizeof local))
+        return CLI_EXIT_FAIL;
+    sb_error err;
+    int64_t id;
+    if (save_to(local, run, &id, &err) != SB_OK) {
+        cli_error("results not saved in '%s' either: %s", local, err.msg);
+        return CLI_EXIT_FAIL;
+    }
+    fprintf(stderr,
+            "saved as run %lld in %s instead; copy it later: storbench results copy --from %s "
+            "--to '%s'\n",
+            (long long)id, local, local, sb_store_mask_url(url, shown, sizeof shown));
+    return CLI_EXIT_OK;
+}
+
 int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
 {
     if (save->no_save || !cli_fleet_leader())
@@ -88,23 +132,22 @@ int cli_save_run(const sb_run *run, const cli_save *save, bool quiet)
     char path[PATH_MAX];
     if (!cli_db_path(save->db, path, sizeof path))
         return CLI_EXIT_FAIL;
-    sb_store *store;
     sb_error err;
     int64_t id;
-    if (sb_store_open(path, SB_STORE_CREATE, &store, &err) != SB_OK ||
-        sb_store_save(store, run, &id, &err) != SB_OK) {
-        /* store is NULL when the open failed; closing NULL is allowed. */
-        sb_store_close(store);
+    if (save_to(path, run, &id, &err) != SB_OK) {
+        if (sb_store_is_url(path))
+            return save_instead(run, path, &err);
         cli_error("results not saved: %s", err.msg);
         return CLI_EXIT_FAIL;
     }
-    sb_store_close(store);
     if (!quiet) {
+        char shown[PATH_MAX];
         cli_progress_done();
         fprintf(stderr, "saved as run %lld%s%s%s in %s\n", (long long)id,
                 run->status == SB_RUN_COMPLETE ? "" : " (",
                 run->status == SB_RUN_COMPLETE ? "" : sb_run_status_name(run->status),
-                run->status == SB_RUN_COMPLETE ? "" : ")", path);
+                run->status == SB_RUN_COMPLETE ? "" : ")",
+                sb_store_mask_url(path, shown, sizeof shown));
     }
     return CLI_EXIT_OK;
 }

@@ -349,7 +349,9 @@ _Static_assert(CLI_TABLE_LEN(cli_report_opts) == REPORT_N_OPTIONS + 1,
 
 /* ---- storbench results: one table per command, matched by name ---- */
 
-#define HELP_DB "the results archive (default $STORBENCH_DB, else in the XDG data directory)"
+#define HELP_DB                                                                                    \
+    "the results archive, a file or a postgresql:// URL (default $STORBENCH_DB, else in the XDG "  \
+    "data directory)"
 #define HELP_FILTER "only runs with this label (repeatable: all must match)"
 #define HELP_HOST "only runs made on this host (its hostname)"
 #define HELP_SINCE "only runs started at or after YYYY-MM-DD[THH:MM] (UTC)"
@@ -409,6 +411,15 @@ const cli_option cli_results_export_opts[] = {
     { 0 },
 };
 
+const cli_option cli_results_copy_opts[] = {
+    { "to", 0, "URL", "copy from the archive (--db) to this one, a postgresql:// URL or a file",
+      NULL },
+    { "from", 0, "URL",
+      "copy from this archive, a postgresql:// URL or a file, to the archive (--db)", NULL },
+    { "db", 0, "PATH", HELP_DB, NULL },
+    { 0 },
+};
+
 const cli_command cli_results_commands[] = {
     [CLI_RESULTS_LIST] = { "list", "the saved runs: id, time, host, labels, targets, command",
                            cli_results_list_opts, NULL, NULL, false },
@@ -424,6 +435,8 @@ const cli_command cli_results_commands[] = {
                              false },
     [CLI_RESULTS_LABEL] = { "label", "add, change or remove a saved run's labels",
                             cli_results_label_opts, "ID", NULL, false },
+    [CLI_RESULTS_COPY] = { "copy", "copy runs to or from another archive (PostgreSQL or a file)",
+                           cli_results_copy_opts, "ID", NULL, false },
     { 0 },
 };
 _Static_assert(CLI_TABLE_LEN(cli_results_commands) == CLI_N_RESULTS_COMMANDS + 1,

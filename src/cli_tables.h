@@ -11,12 +11,12 @@
  * cli_tables.c includes this header alone.
  *
  * Metavars and operands. What the completion offers for an option's
- * argument or a command's operands follows its metavar: FILE, PATH and
- * JOBFILE name files, DIR and DIRECTORY directories, TARGET a directory or
- * a block device, DEVICE|FILE a block device or a file, ID an archived run;
- * the others (SIZE, TIME, N, ...) are free text. completion_gen.c knows
- * every metavar the tables use and refuses one it does not know, so a new
- * kind of argument is decided there rather than left uncompleted.
+ * argument or a command's operands follows its metavar: FILE, PATH,
+ * JOBFILE and URL (an archive: a postgresql:// URL, or a file) name files, DIR and DIRECTORY
+ * directories, TARGET a directory or a block device, DEVICE|FILE a block device or a file, ID an
+ * archived run; the others (SIZE, TIME, N, ...) are free text. completion_gen.c knows every metavar
+ * the tables use and refuses one it does not know, so a new kind of argument is decided there
+ * rather than left uncompleted.
  */
 #ifndef SB_CLI_TABLES_H
 #define SB_CLI_TABLES_H
@@ -95,6 +95,7 @@ enum {
     CLI_RESULTS_IMPORT,
     CLI_RESULTS_DELETE,
     CLI_RESULTS_LABEL,
+    CLI_RESULTS_COPY,
     CLI_N_RESULTS_COMMANDS,
 };
 /* The commands of `storbench results`, by CLI_RESULTS_* index, then a
@@ -306,5 +307,6 @@ extern const cli_option cli_results_export_opts[];
 extern const cli_option cli_results_import_opts[];
 extern const cli_option cli_results_delete_opts[];
 extern const cli_option cli_results_label_opts[];
+extern const cli_option cli_results_copy_opts[];
 
 #endif

@@ -1,5 +1,6 @@
 /*
- * cmd_results.c: `storbench results list|show|compare|export|import|delete`,
+ * cmd_results.c: `storbench results
+ * list|show|compare|export|import|delete|label|copy`,
  * the archive of saved runs (saving a measuring command's run into it is
  * cli_save.c's; what reading it takes, cli_archive.c's).
  *
@@ -27,6 +28,7 @@
 typedef struct results_args {
     const cli_option *opts; /* the subcommand's table, to name the option */
     const char *db;
+    const char *to, *from; /* copy --to, --from */
     sb_kvs labels;
     sb_store_filter filter;
     sb_format format;
@@ -48,6 +50,10 @@ static bool results_option(int idx, const char *arg, void *ctx)
     sb_error err;
     if (strcmp(name, "db") == 0) {
         a->db = arg;
+    } else if (strcmp(name, "to") == 0) {
+        a->to = arg;
+    } else if (strcmp(name, "from") == 0) {
+        a->from = arg;
     } else if (strcmp(name, "filter") == 0) {
         if (!cli_parse_label(arg, "--filter", &a->labels))
             return false;
@@ -148,6 +154,17 @@ static const char import_usage[] =
     "is malformed, its FILE:LINE and what is wrong are printed and nothing at all\n"
     "is stored (exit 2). Then each file is saved in its own transaction; the\n"
     "new run ids are printed, one line per file.\n";
+
+static const char copy_usage[] =
+    "usage: storbench results copy [OPTIONS] --to URL | --from URL [ID...]\n"
+    "\n"
+    "Copies runs between two archives, a PostgreSQL database\n"
+    "(postgresql://USER:PASSWORD@HOST/DB) or an SQLite file either way: --to URL\n"
+    "from the archive (--db PATH, else $STORBENCH_DB, else the default) to URL,\n"
+    "--from URL from URL to it. Every run, or the runs with the IDs given (ids in\n"
+    "the archive copied from), whatever their status. A run the other archive holds\n"
+    "already (the same uid) is left out, so a second copy copies only what is new.\n"
+    "Each run is copied in its own transaction and gets a new id there.\n";
 
 /* Parses a subcommand's options into a; returns CLI_EXIT_OK, USAGE, or -1
  * after --help. */
@@ -498,6 +515,85 @@ static int results_import(const char *cmdline, int argc, char **argv)
     return rc < 0 ? CLI_EXIT_OK : rc;
 }
 
+/* ---- copy ------------------------------------------------------------------ */
+
+/* Copies ids[0 .. n) from src to dst; prints the summary line. */
+static int copy_ids(sb_store *src, sb_store *dst, const char *dst_name, const int64_t *ids,
+                    size_t n)
+{
+    size_t copied = 0, there = 0;
+    for (size_t i = 0; i < n; i++) {
+        sb_run *run;
+        sb_error err;
+        int64_t have = 0, id;
+        sb_status st = sb_store_load(src, ids[i], &run, &err);
+        if (st == SB_OK) {
+            st = sb_store_find_uid(dst, run->uid, &have, &err);
+            if (st == SB_OK && have == 0)
+                st = sb_store_save(dst, run, &id, &err);
+            sb_run_free(run);
+        }
+        if (st != SB_OK) {
+            cli_error("results copy: run %lld: %s (%zu run%s copied before it)", (long long)ids[i],
+                      err.msg, copied, copied == 1 ? "" : "s");
+            return CLI_EXIT_FAIL;
+        }
+        if (have)
+            there++;
+        else
+            copied++;
+    }
+    char shown[PATH_MAX];
+    if (printf("copied %zu run%s to %s (%zu already there)\n", copied, copied == 1 ? "" : "s",
+               sb_store_mask_url(dst_name, shown, sizeof shown), there) < 0 ||
+        fflush(stdout) != 0) {
+        cli_error("writing to stdout failed");
+        return CLI_EXIT_FAIL;
+    }
+    return CLI_EXIT_OK;
+}
+
+static int results_copy(const char *cmdline, int argc, char **argv)
+{
+    (void)cmdline;
+    results_args a = { 0 };
+    int first;
+    int rc = parse(argc, argv, cli_results_copy_opts, copy_usage, &a, &first);
+    if (rc == CLI_EXIT_OK && !a.to && !a.from)
+        rc = cli_usage_error("results copy: give --to URL or --from URL (see --help)");
+    else if (rc == CLI_EXIT_OK && a.to && a.from && a.db)
+        rc = cli_usage_error("results copy: give --db with one of --to and --from, not both");
+    if (rc == CLI_EXIT_OK && !cli_run_ids_valid(argv, first, argc))
+        rc = CLI_EXIT_USAGE;
+    char here[PATH_MAX];
+    if (rc == CLI_EXIT_OK && (!a.to || !a.from) && !cli_db_path(a.db, here, sizeof here))
+        rc = CLI_EXIT_FAIL;
+    const char *from = a.from ? a.from : here, *to = a.to ? a.to : here;
+    if (rc == CLI_EXIT_OK && strcmp(from, to) == 0)
+        rc = cli_usage_error("results copy: '%s' is the archive to copy from and to", from);
+    sb_store *src = NULL, *dst = NULL;
+    sb_error err;
+    if (rc == CLI_EXIT_OK && sb_store_open(from, SB_STORE_EXISTING, &src, &err) != SB_OK) {
+        cli_error("%s", err.msg);
+        rc = CLI_EXIT_FAIL;
+    }
+    if (rc == CLI_EXIT_OK && sb_store_open(to, SB_STORE_CREATE, &dst, &err) != SB_OK) {
+        cli_error("nothing copied: %s", err.msg);
+        rc = CLI_EXIT_FAIL;
+    }
+    if (rc == CLI_EXIT_OK) {
+        int64_t *ids = NULL;
+        size_t n = 0;
+        rc = cli_select_runs(src, NULL, NULL, argv, first, argc, &ids, &n);
+        if (rc == CLI_EXIT_OK)
+            rc = copy_ids(src, dst, to, ids, n);
+        free(ids);
+    }
+    sb_store_close(src);
+    sb_store_close(dst);
+    return rc < 0 ? CLI_EXIT_OK : rc;
+}
+
 /* ---- the command ----------------------------------------------------------- */
 
 /* What runs each command of cli_results_commands (cli_tables.c), by its
@@ -506,7 +602,7 @@ static const cli_command_fn results_fns[] = {
     [CLI_RESULTS_LIST] = results_list,       [CLI_RESULTS_SHOW] = results_show,
     [CLI_RESULTS_COMPARE] = results_compare, [CLI_RESULTS_EXPORT] = results_export,
     [CLI_RESULTS_IMPORT] = results_import,   [CLI_RESULTS_DELETE] = results_delete,
-    [CLI_RESULTS_LABEL] = results_label,
+    [CLI_RESULTS_LABEL] = results_label,     [CLI_RESULTS_COPY] = results_copy,
 };
 _Static_assert(CLI_TABLE_LEN(results_fns) == CLI_N_RESULTS_COMMANDS,
                "one function per CLI_RESULTS_ index");
@@ -520,7 +616,8 @@ static void results_usage(FILE *f)
         "bonnie, zcav, verify, image, card) is saved, unless --no-save, with the results\n"
         "imported from fio, bonnie++ and zcav, in one SQLite file (--db PATH, else\n"
         "$STORBENCH_DB, else $XDG_DATA_HOME/storbench/results.db, else\n"
-        "~/.local/share/storbench/results.db).\n\n"
+        "~/.local/share/storbench/results.db), or in a PostgreSQL database that many\n"
+        "hosts share (--db postgresql://USER:PASSWORD@HOST/DB, or $STORBENCH_DB).\n\n"
         "Commands:\n",
         cli_results_commands, CLI_N_RESULTS_COMMANDS,
         "\n'storbench results COMMAND --help' lists a command's options.\n");
@@ -543,9 +640,9 @@ int cmd_results(const char *cmdline, int argc, char **argv)
     const char *near = cli_command_suggest(cli_results_commands, CLI_N_RESULTS_COMMANDS, argv[1]);
     if (near)
         return cli_usage_error("results: unknown command '%s'; did you mean '%s'? (list, show, "
-                               "compare, export, import, delete or label)",
+                               "compare, export, import, delete, label or copy)",
                                argv[1], near);
     return cli_usage_error(
-        "results: unknown command '%s' (list, show, compare, export, import, delete or label)",
+        "results: unknown command '%s' (list, show, compare, export, import, delete, label or copy)",
         argv[1]);
 }

@@ -40,6 +40,7 @@ static const struct {
 } metavar_kinds[] = {
     { "FILE", "file" },
     { "PATH", "file" },
+    { "URL", "file" }, /* an archive: a postgresql:// URL, or a file */
     { "JOBFILE", "file" },
     { "DIR", "dir" },
     { "DIRECTORY", "dir" },

@@ -74,6 +74,10 @@ typedef struct sb_run {
     sb_kvs labels; /* user labels (drive=..., platform=...) */
     sb_run_status status;
     char *status_why; /* SB_RUN_FAILED: why, one line; NULL otherwise */
+    /* The run's stable unique id, 32 lowercase hex digits, the same in
+     * every archive that holds it (storbench/store.h): NULL for a run not
+     * yet saved; sb_store_load sets it (owned, freed by sb_run_free). */
+    char *uid;
     sb_target_res *targets;
     size_t n_targets;
 } sb_run;

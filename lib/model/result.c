@@ -77,6 +77,7 @@ void sb_run_free(sb_run *run)
     free(run->version);
     free(run->command);
     free(run->status_why);
+    free(run->uid);
     free(run);
 }
 

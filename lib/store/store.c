@@ -1,6 +1,7 @@
 /*
- * store.c: opening the archive (checks, WAL, migrations), listing and
- * deleting runs. Saving and loading a run is store_run.c.
+ * store.c: the SQLite backend (sb_store_sqlite_ops): opening an archive
+ * file (checks, WAL, migrations), listing, finding, labelling and deleting
+ * runs. Saving and loading a run is store_run.c.
  *
  * Schema versions. migrations[v] takes a database from user_version v to
  * v + 1; sb_store_open applies the missing ones in order, each in its own
@@ -76,9 +77,17 @@ static const char schema_v2[] =
     "ALTER TABLE runs ADD COLUMN status TEXT NOT NULL DEFAULT 'complete';"
     "ALTER TABLE runs ADD COLUMN status_why TEXT;";
 
+/* Version 3: each run's uid (storbench/result.h), the same in every
+ * archive that holds the run, so that copying runs between archives can
+ * tell which are there already. The runs saved before get a new one each. */
+static const char schema_v3[] = "ALTER TABLE runs ADD COLUMN uid TEXT;"
+                                "UPDATE runs SET uid = lower(hex(randomblob(16)));"
+                                "CREATE UNIQUE INDEX runs_uid ON runs (uid);";
+
 static const char *const migrations[SB_STORE_SCHEMA_VERSION] = {
     [0] = schema_v1,
     [1] = schema_v2,
+    [2] = schema_v3,
 };
 
 /* How long a writer waits for another one before giving up. A save takes
@@ -256,9 +265,9 @@ static SB_MUST_CHECK sb_status setup(sb_store *s, sb_error *err)
     return SB_OK;
 }
 
-sb_status sb_store_open(const char *path, sb_store_mode mode, sb_store **out, sb_error *err)
+static SB_MUST_CHECK sb_status sqlite_open(sb_store *s, const char *path, sb_store_mode mode,
+                                           sb_error *err)
 {
-    *out = NULL;
     struct stat sb;
     if (mode == SB_STORE_EXISTING && stat(path, &sb) != 0) {
         if (errno == ENOENT)
@@ -271,18 +280,11 @@ sb_status sb_store_open(const char *path, sb_store_mode mode, sb_store **out, sb
     if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
         return sb_error_set(err, SB_E_INVALID, 0, "archive '%s' is a directory", path);
 
-    sb_store *s = calloc(1, sizeof *s);
-    if (!s || !(s->path = strdup(path))) {
-        free(s);
-        return sb_error_nomem(err, "opening the archive");
-    }
     sb_status st;
     int flags = SQLITE_OPEN_READWRITE | (mode == SB_STORE_CREATE ? SQLITE_OPEN_CREATE : 0);
     int rc = sqlite3_open_v2(path, &s->db, flags, NULL);
-    if (rc != SQLITE_OK) {
-        st = sb_store_fail(s, rc, "cannot open the archive", err);
-        goto fail;
-    }
+    if (rc != SQLITE_OK)
+        return sb_store_fail(s, rc, "cannot open the archive", err);
     sqlite3_extended_result_codes(s->db, 1);
     sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 
@@ -296,25 +298,16 @@ sb_status sb_store_open(const char *path, sb_store_mode mode, sb_store **out, sb
             break;
         usleep(BUSY_RETRY_MS * 1000);
     }
-    if (st != SB_OK)
-        goto fail;
-    *out = s;
-    return SB_OK;
-fail:
-    sb_store_close(s);
     return st;
 }
 
-void sb_store_close(sb_store *store)
+static void sqlite_close(sb_store *store)
 {
-    if (!store)
-        return;
     sqlite3_close_v2(store->db);
-    free(store->path);
-    free(store);
+    store->db = NULL;
 }
 
-sb_status sb_store_delete(sb_store *store, int64_t id, sb_error *err)
+static SB_MUST_CHECK sb_status sqlite_delete(sb_store *store, int64_t id, sb_error *err)
 {
     sqlite3_stmt *st;
     int rc = sqlite3_prepare_v2(store->db, "DELETE FROM runs WHERE id = ?", -1, &st, NULL);
@@ -353,8 +346,25 @@ static int step_once(sqlite3 *db, const char *sql, int64_t id, const char *t1, c
     return rc;
 }
 
-sb_status sb_store_label(sb_store *store, int64_t id, const sb_kvs *set, const char *const *unset,
-                         size_t n_unset, sb_error *err)
+static SB_MUST_CHECK sb_status sqlite_find_uid(sb_store *store, const char *uid, int64_t *id,
+                                               sb_error *err)
+{
+    sqlite3_stmt *st;
+    int rc = sqlite3_prepare_v2(store->db, "SELECT id FROM runs WHERE uid = ?", -1, &st, NULL);
+    if (rc == SQLITE_OK) {
+        sqlite3_bind_text(st, 1, uid, -1, SQLITE_STATIC);
+        rc = sqlite3_step(st);
+        if (rc == SQLITE_ROW)
+            *id = sqlite3_column_int64(st, 0);
+        sqlite3_finalize(st);
+    }
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        return sb_store_fail(store, rc, "cannot read the archive", err);
+    return SB_OK;
+}
+
+static SB_MUST_CHECK sb_status sqlite_label(sb_store *store, int64_t id, const sb_kvs *set,
+                                            const char *const *unset, size_t n_unset, sb_error *err)
 {
     static const char what[] = "cannot change the labels in";
     SB_TRY(sb_store_exec(store, "BEGIN IMMEDIATE", what, err));
@@ -456,10 +466,9 @@ static char *list_sql(const sb_store_filter *f)
     return b.data;
 }
 
-sb_status sb_store_list_runs(sb_store *store, const sb_store_filter *filter, sb_run_summaries *out,
-                             sb_error *err)
+static SB_MUST_CHECK sb_status sqlite_list(sb_store *store, const sb_store_filter *filter,
+                                           sb_run_summaries *out, sb_error *err)
 {
-    *out = (sb_run_summaries){ 0 };
     char *sql = list_sql(filter);
     if (!sql)
         return sb_error_nomem(err, "listing the archive");
@@ -512,3 +521,15 @@ done:
         return sb_store_fail(store, rc, "cannot read the archive", err);
     return SB_OK;
 }
+
+const sb_store_ops sb_store_sqlite_ops = {
+    .name = "SQLite",
+    .open = sqlite_open,
+    .close = sqlite_close,
+    .save = sb_store_sqlite_save,
+    .load = sb_store_sqlite_load,
+    .find_uid = sqlite_find_uid,
+    .del = sqlite_delete,
+    .label = sqlite_label,
+    .list = sqlite_list,
+};

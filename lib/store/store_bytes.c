@@ -42,7 +42,8 @@ sb_status sb_store_run_from_bytes(const unsigned char *buf, size_t len, sb_run *
 {
     *out = NULL;
     /* A bare connection: the bytes bring their own schema. */
-    sb_store store = { .path = (char *)"(a serialised run)" }, *s = &store;
+    sb_store store = { .ops = &sb_store_sqlite_ops, .path = (char *)"(a serialised run)" },
+             *s = &store;
     int rc = sqlite3_open_v2(":memory:", &s->db, SQLITE_OPEN_READWRITE, NULL);
     sb_status st = SB_OK;
     if (rc != SQLITE_OK) {

@@ -31,7 +31,7 @@ enum {
 
 static const char *const insert_sql[INS_COUNT] = {
     [INS_RUN] = "INSERT INTO runs (started_unix, tool, version, command, elapsed_s, status,"
-                " status_why) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " status_why, uid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     [INS_HOST] = "INSERT INTO run_host (run_id, pos, key, value) VALUES (?, ?, ?, ?)",
     [INS_LABEL] = "INSERT INTO run_labels (run_id, pos, key, value) VALUES (?, ?, ?, ?)",
     [INS_TARGET] = "INSERT INTO targets (run_id, pos, path, kind, fs_type) VALUES (?, ?, ?, ?, ?)",
@@ -125,7 +125,7 @@ static int save_test(saver *sv, int64_t target_id, size_t pos, const sb_test *t)
     return rc;
 }
 
-static int save_tree(saver *sv, const sb_run *run, int64_t *id)
+static int save_tree(saver *sv, const sb_run *run, const char *uid, int64_t *id)
 {
     sqlite3_stmt *st = sv->st[INS_RUN];
     sqlite3_bind_int64(st, 1, run->started_unix);
@@ -136,6 +136,7 @@ static int save_tree(saver *sv, const sb_run *run, int64_t *id)
     bind_text(st, 6, sb_run_status_name(run->status));
     if (run->status_why)
         bind_text(st, 7, run->status_why);
+    bind_text(st, 8, uid);
     int rc = run_insert(sv, INS_RUN, id);
     if (rc == SQLITE_OK)
         rc = save_kvs(sv, INS_HOST, *id, &run->host);
@@ -159,10 +160,10 @@ static int save_tree(saver *sv, const sb_run *run, int64_t *id)
     return rc;
 }
 
-sb_status sb_store_save(sb_store *store, const sb_run *run, int64_t *id, sb_error *err)
+sb_status sb_store_sqlite_save(sb_store *store, const sb_run *run, const char *uid, int64_t *id,
+                               sb_error *err)
 {
     static const char what[] = "cannot save the run to";
-    *id = 0;
     saver sv = { .db = store->db };
     SB_TRY(sb_store_exec(store, "BEGIN IMMEDIATE", what, err));
     int rc = SQLITE_OK;
@@ -170,13 +171,17 @@ sb_status sb_store_save(sb_store *store, const sb_run *run, int64_t *id, sb_erro
         rc = sqlite3_prepare_v2(store->db, insert_sql[i], -1, &sv.st[i], NULL);
     int64_t run_id = 0;
     if (rc == SQLITE_OK)
-        rc = save_tree(&sv, run, &run_id);
+        rc = save_tree(&sv, run, uid, &run_id);
     for (int i = 0; i < INS_COUNT; i++)
         sqlite3_finalize(sv.st[i]);
     if (rc == SQLITE_OK)
         rc = sqlite3_exec(store->db, "COMMIT", NULL, NULL, NULL);
     if (rc != SQLITE_OK) {
         sb_status st = sb_store_fail(store, rc, what, err);
+        /* The uid's unique index: the run is there already. */
+        if (rc == SQLITE_CONSTRAINT_UNIQUE)
+            st = sb_error_set(err, SB_E_BUSY, 0, "%s '%s': it holds a run with uid %s already",
+                              what, store->path, uid);
         /* A failed COMMIT may already have rolled back; a second ROLLBACK
          * then fails harmlessly. */
         sqlite3_exec(store->db, "ROLLBACK", NULL, NULL, NULL);
@@ -202,8 +207,8 @@ enum {
 };
 
 static const char *const select_sql[SEL_COUNT] = {
-    [SEL_RUN] = "SELECT started_unix, tool, version, command, elapsed_s, status, status_why"
-                " FROM runs WHERE id = ?",
+    [SEL_RUN] = "SELECT started_unix, tool, version, command, elapsed_s, status, status_why,"
+                " uid FROM runs WHERE id = ?",
     [SEL_HOST] = "SELECT key, value FROM run_host WHERE run_id = ? ORDER BY pos",
     [SEL_LABEL] = "SELECT key, value FROM run_labels WHERE run_id = ? ORDER BY pos",
     [SEL_TARGET] = "SELECT id, path, kind, fs_type FROM targets WHERE run_id = ? ORDER BY pos",
@@ -411,6 +416,8 @@ static int load_tree(loader *ld, int64_t id, sb_run **out, bool *found)
     rc = set_text(&run->tool, col_text(st, 1));
     if (rc == SQLITE_OK)
         rc = set_text(&run->version, col_text(st, 2));
+    if (rc == SQLITE_OK && sqlite3_column_type(st, 7) != SQLITE_NULL)
+        rc = set_text(&run->uid, col_text(st, 7));
     run->elapsed_s = col_real(st, 4);
     /* A status this storbench does not know reads as failed, with its
      * name for the reason. */
@@ -434,10 +441,9 @@ static int load_tree(loader *ld, int64_t id, sb_run **out, bool *found)
     return SQLITE_OK;
 }
 
-sb_status sb_store_load(sb_store *store, int64_t id, sb_run **out, sb_error *err)
+sb_status sb_store_sqlite_load(sb_store *store, int64_t id, sb_run **out, sb_error *err)
 {
     static const char what[] = "cannot read the archive";
-    *out = NULL;
     /* One read transaction: the run is read from one snapshot even while
      * another process saves or deletes. */
     SB_TRY(sb_store_exec(store, "BEGIN", what, err));

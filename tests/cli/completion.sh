@@ -65,7 +65,7 @@ offers() {
 expect "bonnie card fscompare image info job report results run sweep verify zcav" ""
 expect "report results run" r
 expect "--help --version -V -h" -
-expect "compare delete export import label list show" results ""
+expect "compare copy delete export import label list show" results ""
 expect "show" results s
 offers --bs sweep -
 offers -b sweep -

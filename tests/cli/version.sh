@@ -5,7 +5,8 @@
 # revision it was built from (what `git describe --always --dirty` says of
 # the source tree when it is a git checkout, else its .revision file, else
 # "unknown"), the optional engines (yes or no), the SQLite and Jansson
-# versions, and MPI and PostgreSQL (no). storbench --help lists --version.
+# versions, and MPI and PostgreSQL (no, or yes with the version of MPI or
+# libpq built with). storbench --help lists --version.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 
@@ -68,7 +69,8 @@ for name in sqlite3 jansson; do
 done
 v=$(value mpi)
 [[ $v == no || $v =~ ^yes\ \([0-9]+(\.[0-9]+)+\)$ ]] || bad "mpi: '$v', expected no or yes (VERSION)"
-[[ $(value postgresql) == no ]] || bad "postgresql: '$(value postgresql)', expected no"
+v=$(value postgresql)
+[[ $v == no || $v =~ ^yes\ \([0-9]+(\.[0-9]+)+\)$ ]] || bad "postgresql: '$v', expected no or yes (VERSION)"
 
 # --help lists it.
 sb_run "$T/help" --help

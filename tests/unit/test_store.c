@@ -253,6 +253,132 @@ static void test_round_trip(void **state)
     sb_run_free(run);
 }
 
+/* Uids: a new run gets one when saved, a loaded run keeps it when saved
+ * elsewhere (the copy between archives), and one archive refuses it twice;
+ * a malformed uid is refused before anything is written. */
+static void test_uids(void **state)
+{
+    (void)state;
+    char dir[256], a_path[512], b_path[512];
+    case_dir(dir, sizeof dir);
+    snprintf(a_path, sizeof a_path, "%s/a.db", dir);
+    snprintf(b_path, sizeof b_path, "%s/b.db", dir);
+    sb_store *a, *b;
+    sb_error err;
+    ok(sb_store_open(a_path, SB_STORE_CREATE, &a, &err), &err);
+    ok(sb_store_open(b_path, SB_STORE_CREATE, &b, &err), &err);
+    sb_run *run = make_run(STARTED_UNIX, "testhost", "6401");
+    assert_null(run->uid);
+    int64_t id1, id2, found;
+    ok(sb_store_save(a, run, &id1, &err), &err);
+    ok(sb_store_save(a, run, &id2, &err), &err);
+    assert_null(run->uid); /* the caller's run is not changed */
+    sb_run *r1, *r2;
+    ok(sb_store_load(a, id1, &r1, &err), &err);
+    ok(sb_store_load(a, id2, &r2, &err), &err);
+    assert_true(sb_store_uid_valid(r1->uid));
+    assert_true(sb_store_uid_valid(r2->uid));
+    assert_string_not_equal(r1->uid, r2->uid);
+    ok(sb_store_find_uid(a, r2->uid, &found, &err), &err);
+    assert_int_equal(found, id2);
+    ok(sb_store_find_uid(b, r2->uid, &found, &err), &err);
+    assert_int_equal(found, 0);
+    ok(sb_store_find_uid(b, "not a uid", &found, &err), &err);
+    assert_int_equal(found, 0);
+
+    /* Saved in another archive, the run keeps its uid; a second time is
+     * refused, and the archive still holds one run. */
+    int64_t bid;
+    ok(sb_store_save(b, r2, &bid, &err), &err);
+    ok(sb_store_find_uid(b, r2->uid, &found, &err), &err);
+    assert_int_equal(found, bid);
+    sb_run *back;
+    ok(sb_store_load(b, bid, &back, &err), &err);
+    assert_string_equal(back->uid, r2->uid);
+    sb_run_free(back);
+    assert_int_equal(sb_store_save(b, r2, &bid, &err), SB_E_BUSY);
+    assert_non_null(strstr(err.msg, r2->uid));
+    assert_int_equal(count_rows(b_path, "runs"), 1);
+
+    /* Malformed: upper case, short, not hex. */
+    static const char *const bad[] = { "0123456789ABCDEF0123456789abcdef", "0123",
+                                       "0123456789abcdef0123456789abcdeg" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        free(r1->uid);
+        r1->uid = strdup(bad[i]);
+        assert_false(sb_store_uid_valid(r1->uid));
+        assert_int_equal(sb_store_save(b, r1, &bid, &err), SB_E_INVALID);
+        assert_non_null(strstr(err.msg, "uid"));
+    }
+    assert_int_equal(count_rows(b_path, "runs"), 1);
+    sb_run_free(r1);
+    sb_run_free(r2);
+    sb_run_free(run);
+    sb_store_close(a);
+    sb_store_close(b);
+}
+
+/* sb_store_new_uid: 32 lowercase hex digits, and 1000 of them distinct
+ * (128 random bits: a repeat would be a broken generator). */
+static int cmp_uid(const void *x, const void *y)
+{
+    return strcmp(x, y);
+}
+
+static void test_new_uid(void **state)
+{
+    (void)state;
+    enum { N = 1000 };
+    static char uids[N][SB_STORE_UID_LEN + 1];
+    sb_error err;
+    for (int i = 0; i < N; i++) {
+        ok(sb_store_new_uid(uids[i], &err), &err);
+        assert_int_equal(strlen(uids[i]), SB_STORE_UID_LEN);
+        assert_int_equal(strspn(uids[i], "0123456789abcdef"), SB_STORE_UID_LEN);
+        assert_true(sb_store_uid_valid(uids[i]));
+    }
+    qsort(uids, N, sizeof uids[0], cmp_uid);
+    for (int i = 1; i < N; i++)
+        assert_string_not_equal(uids[i - 1], uids[i]);
+    assert_false(sb_store_uid_valid(NULL));
+    assert_false(sb_store_uid_valid(""));
+}
+
+/* Which strings are PostgreSQL URIs, and how one is printed. */
+static void test_urls(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *where;
+        bool url;
+        const char *shown;
+    } cases[] = {
+        { "postgresql://sb:secret@db.lan/storbench", true, "postgresql://sb:***@db.lan/storbench" },
+        { "postgres://sb:s3:cr@t@db.lan:5433/x", true, "postgres://sb:***@db.lan:5433/x" },
+        { "postgresql://sb@db.lan/x", true, "postgresql://sb@db.lan/x" },
+        { "postgresql:///x?host=/tmp/s&port=5439", true, "postgresql:///x?host=/tmp/s&port=5439" },
+        { "postgresql://sb@h/x?password=secret&sslmode=require", true,
+          "postgresql://sb@h/x?password=***&sslmode=require" },
+        { "postgresql://u:p@h/x?sslmode=require&password=p", true,
+          "postgresql://u:***@h/x?sslmode=require&password=***" },
+        { "postgresql://h/x#frag@not:auth", true, "postgresql://h/x#frag@not:auth" },
+        { "/home/pi/results.db", false, "/home/pi/results.db" },
+        { "pg://sb:secret@h/x", false, "pg://sb:secret@h/x" },
+        { "POSTGRESQL://h/x", false, "POSTGRESQL://h/x" },
+        { "./postgresql://x", false, "./postgresql://x" },
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char buf[256];
+        assert_int_equal(sb_store_is_url(cases[i].where), cases[i].url);
+        assert_string_equal(sb_store_mask_url(cases[i].where, buf, sizeof buf), cases[i].shown);
+    }
+    /* Truncated to fit, always terminated. */
+    char small[16];
+    assert_string_equal(sb_store_mask_url("postgresql://u:pw@host/db", small, sizeof small),
+                        "postgresql://u:");
+    assert_false(sb_store_is_url(NULL));
+}
+
 /* A run as bytes (how it travels between hosts under mpirun) comes back
  * equal: it renders to the same bytes. Bytes that are not such a run are
  * refused with a message, never crash. */
@@ -378,6 +504,10 @@ static void test_v1_upgraded(void **state)
     sb_run *back;
     ok(sb_store_load(s, 1, &back, &err), &err);
     assert_int_equal(back->status, SB_RUN_COMPLETE);
+    /* Version 3 gave the runs saved before it a uid each. */
+    assert_true(sb_store_uid_valid(back->uid));
+    char uid1[SB_STORE_UID_LEN + 1];
+    memcpy(uid1, back->uid, sizeof uid1);
     assert_string_equal(back->command, "storbench sweep --bs 4k /mnt/ext4");
     assert_int_equal(back->n_targets, 1);
     assert_true(fabs(back->targets[0].tests[0].ms[0].value - 43725619.2) < 1e-6);
@@ -387,6 +517,8 @@ static void test_v1_upgraded(void **state)
     assert_int_equal(back->status, SB_RUN_COMPLETE);
     assert_false(back->targets[0].tests[0].complete);
     assert_string_equal(back->targets[0].tests[0].error, "interrupted");
+    assert_true(sb_store_uid_valid(back->uid));
+    assert_string_not_equal(back->uid, uid1);
     sb_run_free(back);
 
     sb_run *run = make_run(STARTED_UNIX, "testhost", "6401");
@@ -407,7 +539,7 @@ static void test_v1_upgraded(void **state)
     assert_int_equal(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(st), SQLITE_ROW);
     assert_int_equal(sqlite3_column_int(st, 0), SB_STORE_SCHEMA_VERSION);
-    assert_int_equal(SB_STORE_SCHEMA_VERSION, 2);
+    assert_int_equal(SB_STORE_SCHEMA_VERSION, 3);
     sqlite3_finalize(st);
     sqlite3_close(db);
 }
@@ -669,11 +801,18 @@ int main(void)
         return 1;
     }
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_round_trip),         cmocka_unit_test(test_newer_version_refused),
-        cmocka_unit_test(test_not_sqlite_refused), cmocka_unit_test(test_delete_cascades),
-        cmocka_unit_test(test_list_filters),       cmocka_unit_test(test_export_golden),
-        cmocka_unit_test(test_status_round_trip),  cmocka_unit_test(test_v1_upgraded),
+        cmocka_unit_test(test_round_trip),
+        cmocka_unit_test(test_newer_version_refused),
+        cmocka_unit_test(test_not_sqlite_refused),
+        cmocka_unit_test(test_delete_cascades),
+        cmocka_unit_test(test_list_filters),
+        cmocka_unit_test(test_export_golden),
+        cmocka_unit_test(test_status_round_trip),
+        cmocka_unit_test(test_v1_upgraded),
         cmocka_unit_test(test_bytes_round_trip),
+        cmocka_unit_test(test_uids),
+        cmocka_unit_test(test_new_uid),
+        cmocka_unit_test(test_urls),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     nftw(tmp_root, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
