@@ -270,7 +270,12 @@ rollback:
 static SB_MUST_CHECK sb_status pg_open(sb_store *s, const char *where, sb_store_mode mode,
                                        sb_error *err)
 {
-    s->pg = PQconnectdb(where);
+    /* A server that does not answer (a board switched off, a wrong host)
+     * fails in 10 s rather than the system's TCP timeout of minutes; a
+     * connect_timeout in the URI itself wins, as it comes later. */
+    static const char *const keys[] = { "connect_timeout", "dbname", NULL };
+    const char *const values[] = { "10", where, NULL };
+    s->pg = PQconnectdbParams(keys, values, 1);
     if (!s->pg)
         return sb_error_nomem(err, "connecting to the archive");
     if (PQstatus(s->pg) != CONNECTION_OK) {
