@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "storbench/store.h"
 #include "storbench/jobspec.h"
 #include "storbench/suggest.h"
 #include "storbench/clock.h"
@@ -458,18 +459,37 @@ void cli_progress_done(void)
     }
 }
 
+/* arg as the saved command line shows it: a PostgreSQL URI's password
+ * (--db URL, --db=URL, --to URL, ...) masked, into buf. */
+static const char *masked_arg(const char *arg, char *buf, size_t len)
+{
+    const char *url = strstr(arg, "postgresql://");
+    if (!url)
+        url = strstr(arg, "postgres://");
+    if (!url)
+        return arg;
+    size_t head = (size_t)(url - arg);
+    if (head >= len)
+        return arg;
+    memcpy(buf, arg, head);
+    sb_store_mask_url(url, buf + head, len - head);
+    return buf;
+}
+
 char *cli_command_line(int argc, char **argv)
 {
     sb_buf b = { 0 };
     bool ok = true;
     for (int i = 0; i < argc && ok; i++) {
-        bool quote = argv[i][0] == '\0' || strpbrk(argv[i], " \t'\"\\$") != NULL;
+        char shown[4096];
+        const char *arg = masked_arg(argv[i], shown, sizeof shown);
+        bool quote = arg[0] == '\0' || strpbrk(arg, " \t'\"\\$") != NULL;
         if (i)
             ok = sb_buf_append(&b, " ", 1, NULL) == SB_OK;
         if (ok && quote)
             ok = sb_buf_append(&b, "'", 1, NULL) == SB_OK;
         if (ok)
-            ok = sb_buf_append(&b, argv[i], strlen(argv[i]), NULL) == SB_OK;
+            ok = sb_buf_append(&b, arg, strlen(arg), NULL) == SB_OK;
         if (ok && quote)
             ok = sb_buf_append(&b, "'", 1, NULL) == SB_OK;
     }

@@ -128,8 +128,9 @@ typedef struct cli_notes {
 } cli_notes;
 void cli_notes_init(cli_notes *n, sb_sink *s, bool quiet);
 
-/* The command line as one string (arguments with spaces quoted). The caller
- * frees it. */
+/* The command line as one string (arguments with spaces quoted; a
+ * PostgreSQL URI's password masked, as the run keeps it). The caller frees
+ * it. */
 char *cli_command_line(int argc, char **argv);
 
 /* Where and how a measuring command prints its run (--format, --output,

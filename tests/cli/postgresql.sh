@@ -25,7 +25,8 @@
 #  * A wrong password, then a stopped server: the sweep prints its results,
 #    one line naming the URL (password masked) and libpq's reason, saves the
 #    run in the local archive ($XDG_DATA_HOME/storbench/results.db) and says
-#    so, exit 0; reading commands fail with one line, exit 1.
+#    so, exit 0; reading commands fail with one line, exit 1. A URL given
+#    with --db is kept in the run's command line with its password masked.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 sb_require_python
@@ -239,6 +240,15 @@ fallback() {
 }
 fallback wrong_pw "postgresql://sbpw:wrong@/same?host=$PGD&port=$PORT" \
     "postgresql://sbpw:***@/same?host=$PGD&port=$PORT" 'password authentication failed for user "sbpw"'
+# Given with --db, the URL is in the command line the run keeps: its
+# password is masked there too.
+sb_run "$T/pw_cmdline" sweep "${F[@]}" --db "postgresql://sbpw:wrong@/same?host=$PGD&port=$PORT" "$W"
+[[ $SB_RC -eq 0 ]] || bad "pw_cmdline: exit $SB_RC, expected 0"
+last=$("$STORBENCH" results list --ids --db "$LOCAL" | tail -n 1)
+"$STORBENCH" results show -f json --db "$LOCAL" "$last" >"$T/pw_cmdline.json"
+grep -qF -- '--db postgresql://sbpw:***@/same' "$T/pw_cmdline.json" ||
+    bad "pw_cmdline: the saved command does not show the URL masked: $(grep -o '"command": "[^"]*"' "$T/pw_cmdline.json")"
+if grep -q 'wrong' "$T/pw_cmdline.json"; then bad "pw_cmdline: the password is in the saved run"; fi
 pg_stop
 fallback stopped "$PG" "$PG" "cannot connect to the archive"
 sb_run "$T/down_list" results list --db "$PG"
