@@ -42,6 +42,10 @@ const cli_option cli_run_opts[] = {
     [RUN_DRY_RUN] = { "dry-run", 'n', NULL,
                       "print the tests as one storbench job (fio) command line, with the size the run would use now; run nothing",
                       NULL },
+    [RUN_STONEWALL] = { "stonewall", 0, NULL,
+                        "under mpirun: end each test on every host when the first host's test "
+                        "ends (IOR's stonewalling)",
+                        NULL },
     CLI_OUTPUT_OPTIONS("text (default), json (storbench's) or fio-json", "text|json|fio-json",
                        "MB/s (10^6 bytes/s) instead of MiB/s", "no progress line, no notes"),
     CLI_SAVE_OPTIONS(0),
@@ -130,6 +134,10 @@ const cli_option cli_job_opts[] = {
                           NULL },
     [JOB_FORCE] = { "force", 0, NULL, FORCE_HELP, NULL },
     [JOB_QUIET] = { "quiet", 'q', NULL, "no progress line, no notes", NULL },
+    [JOB_STONEWALL_HOSTS] = { "stonewall-hosts", 0, NULL,
+                              "under mpirun: end each stonewall group on every host when the first "
+                              "host's ends (IOR's stonewalling; fio's stonewall keeps its meaning)",
+                              NULL },
     CLI_SAVE_OPTIONS(0),
     { 0 },
 };

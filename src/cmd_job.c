@@ -23,7 +23,8 @@ typedef struct job_args {
     bool parse_only;
     bool destructive;
     bool force;
-    bool normal; /* --output-format=normal was given */
+    bool normal;    /* --output-format=normal was given */
+    bool stonewall; /* --stonewall-hosts (cli_fleet_stonewall) */
     cli_save save;
 } job_args;
 
@@ -57,6 +58,7 @@ static bool job_option(int idx, const char *arg, void *ctx)
     case JOB_PARSE_ONLY: a->parse_only = true; return true;
     case JOB_DESTRUCTIVE: a->destructive = true; return true;
     case JOB_FORCE: a->force = true; return true;
+    case JOB_STONEWALL_HOSTS: a->stonewall = true; return true;
     case JOB_OUTPUT_FORMAT: a->normal = arg && strcmp(arg, "normal") == 0; break;
     default: break;
     }
@@ -149,6 +151,7 @@ static int run_jobs(job_args *a, const sb_joblist *jobs, sb_sink *notes, const c
     cfg.destructive = a->destructive;
     cfg.force = a->force;
     cfg.notes = notes;
+    cli_fleet_stonewall(a->stonewall);
     cfg.gate = cli_fleet_gate();
     sb_error err;
     if (sb_job_check(jobs, &err) != SB_OK) {

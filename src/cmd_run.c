@@ -18,6 +18,7 @@ typedef struct run_args {
     sb_suite_config cfg;
     cli_output out;
     bool dry_run;
+    bool stonewall; /* --stonewall (cli_fleet_stonewall) */
     cli_save save;
 } run_args;
 
@@ -78,6 +79,7 @@ static bool run_option(int idx, const char *arg, void *ctx)
         a->cfg.engine = arg;
         break;
     case RUN_DRY_RUN: a->dry_run = true; break;
+    case RUN_STONEWALL: a->stonewall = true; break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -138,6 +140,7 @@ static int measure(run_args *a, const char *cmdline, const char *const *dirs, si
     sb_sink notes;
     cli_notes_init(&ln, &notes, a->out.quiet);
     a->cfg.notes = &notes;
+    cli_fleet_stonewall(a->stonewall);
     a->cfg.gate = cli_fleet_gate();
     a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_job_progress : NULL;
     a->cfg.progress_ctx = &a->out.report.si;

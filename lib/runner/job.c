@@ -162,11 +162,18 @@ static SB_MUST_CHECK sb_status run_threads(sb_jshared *sh, size_t cnt, sb_error 
     pthread_mutex_lock(&sh->lock);
     sh->go = started == cnt ? 1 : -1;
     pthread_cond_broadcast(&sh->cond);
-    /* Wake when a worker finishes, or to draw progress. */
+    /* Wake when a worker finishes, to draw progress, or (behind a gate
+     * that may end the group) to ask the gate. */
+    bool gated = sh->c->gate && sh->c->gate->stop_now;
     while (started == cnt && sh->n_done < cnt) {
         struct timespec until;
-        sb_clock_realtime_after(SB_JOB_PROGRESS_NS, &until);
+        sb_clock_realtime_after(gated ? SB_JOB_GATE_NS : SB_JOB_PROGRESS_NS, &until);
         pthread_cond_timedwait(&sh->cond, &sh->lock, &until);
+        if (gated && sh->n_done < cnt) {
+            pthread_mutex_unlock(&sh->lock);
+            sb_job_gate_poll(sh);
+            pthread_mutex_lock(&sh->lock);
+        }
         if (sh->n_done < cnt && sb_clock_ns() - sh->last_ns >= SB_JOB_PROGRESS_NS) {
             pthread_mutex_unlock(&sh->lock);
             sb_job_progress_report(sh);
@@ -263,6 +270,8 @@ static SB_MUST_CHECK sb_status run_group(sb_jshared *sh, unsigned barrier, sb_er
         /* One worker: in this thread, which reports progress in between
          * its I/Os (no thread, so the process stays single-threaded). */
         only->t_progress = sh->t0 + SB_JOB_PROGRESS_NS;
+        if (sh->c->gate && sh->c->gate->stop_now)
+            only->t_gate = sh->t0 + SB_JOB_GATE_NS;
         if (!sb_job_stopped(sh))
             sb_job_worker_run(only);
         else

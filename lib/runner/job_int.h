@@ -40,7 +40,11 @@
 
 #define SB_JOB_SAMPLE_NS 500000000ull   /* bandwidth and IOPS sample interval */
 #define SB_JOB_PROGRESS_NS 250000000ull /* progress callback interval */
-#define SB_JOB_RATE_WINDOW 8u           /* reports the progress rate spans */
+/* How often a group behind a gate asks it whether to end (another host
+ * finished it: stonewalling, storbench/gate.h): hosts end within this of
+ * the first. */
+#define SB_JOB_GATE_NS 20000000ull
+#define SB_JOB_RATE_WINDOW 8u /* reports the progress rate spans */
 #define SB_JOB_MAX_DEPTH 4096u
 
 /* ---- what a rw mode does ------------------------------------------------ */
@@ -124,6 +128,7 @@ typedef struct sb_jworker {
     uint64_t moved;
     uint64_t t_begin, t_count, t_end, t_next_sample, t_deadline;
     uint64_t t_progress; /* inline progress due (UINT64_MAX in a thread of its own) */
+    uint64_t t_gate;     /* inline gate question due (UINT64_MAX: none, or a thread of its own) */
     uint64_t t_event;    /* the first of the times above that tick() acts on */
     atomic_int *stop;    /* the caller's stop flag, or NULL */
     bool counting;
@@ -171,6 +176,9 @@ struct sb_jshared {
     unsigned barrier;
     uint64_t t0, last_ns;
     bool refused; /* the gate kept a group from running (another host failed) */
+    /* The gate ended the group (another host finished it: stonewalling):
+     * the workers stop as at the end of their runtime. */
+    atomic_int walled;
     sb_jmark marks[SB_JOB_RATE_WINDOW]; /* the last reports, a ring */
     unsigned n_marks;
     /* The device counters of the group's buffered writes at the group's
@@ -224,6 +232,9 @@ void sb_job_group_done(sb_jshared *sh, const uint64_t moved[2], uint64_t took_ns
 /* Reports a file's layout (sb_engine_layout's callback; ctx is the
  * sb_jshared, sh->layout_file the file). */
 void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns);
+/* Asks the group's gate whether to end now (stonewalling) and raises
+ * sh->walled when so; from the runner's thread only (the gate's). */
+void sb_job_gate_poll(sb_jshared *sh);
 
 /* ---- job_files.c ------------------------------------------------------------- */
 

@@ -249,6 +249,7 @@ void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
 
 void sb_job_group_start(sb_jshared *sh)
 {
+    atomic_store(&sh->walled, 0);
     sh->t0 = sh->last_ns = sb_clock_ns();
     uint64_t bytes[2];
     bytes_so_far(sh, bytes);
@@ -256,6 +257,12 @@ void sb_job_group_start(sb_jshared *sh)
     sh->n_marks = 1;
     sh->buffered_writes = sh->groups[sh->barrier].buffered_writes;
     sh->have_dev = sh->buffered_writes && device_written(sh, sh->barrier, &sh->dev_base);
+}
+
+void sb_job_gate_poll(sb_jshared *sh)
+{
+    if (sb_gate_stop_now(sh->c->gate))
+        atomic_store_explicit(&sh->walled, 1, memory_order_relaxed);
 }
 
 void sb_job_progress_report(sb_jshared *sh)

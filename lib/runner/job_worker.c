@@ -90,7 +90,9 @@ static void reset_stats(sb_jworker *w)
 static void next_event(sb_jworker *w)
 {
     uint64_t t = w->counting ? w->t_next_sample : w->t_count;
-    w->t_event = t < w->t_progress ? t : w->t_progress;
+    if (w->t_progress < t)
+        t = w->t_progress;
+    w->t_event = t < w->t_gate ? t : w->t_gate;
 }
 
 /* What is due at now: the end of the ramp, a 500 ms sample, progress when
@@ -118,6 +120,10 @@ static void events(sb_jworker *w, uint64_t now)
         sb_job_progress_report(w->sh);
         w->t_progress = now + SB_JOB_PROGRESS_NS;
     }
+    if (now >= w->t_gate) {
+        sb_job_gate_poll(w->sh);
+        w->t_gate = now + SB_JOB_GATE_NS;
+    }
     next_event(w);
 }
 
@@ -129,6 +135,8 @@ static inline bool tick(sb_jworker *w, uint64_t now)
     if (now >= w->t_event)
         events(w, now);
     if (w->stop && atomic_load_explicit(w->stop, memory_order_relaxed))
+        return true;
+    if (atomic_load_explicit(&w->sh->walled, memory_order_relaxed))
         return true;
     return w->counting && (now >= w->t_deadline || (w->io_limit && w->moved >= w->io_limit));
 }
@@ -405,6 +413,7 @@ sb_status sb_job_worker_setup(sb_jworker *w, sb_error *err)
         return sb_error_copy(err, &e);
     w->depth = w->eng->read ? 1 : (j->iodepth ? j->iodepth : 1);
     w->t_progress = UINT64_MAX;
+    w->t_gate = UINT64_MAX;
     w->stop = w->sh->c->stop;
     uint64_t maxbs = j->bs_bytes[0] > j->bs_bytes[1] ? j->bs_bytes[0] : j->bs_bytes[1];
     w->buf_stride = (size_t)((maxbs + BUF_ALIGN - 1) / BUF_ALIGN * BUF_ALIGN);

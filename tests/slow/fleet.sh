@@ -15,7 +15,8 @@
 #  * a sweep runs on all three, each point behind the start line; with
 #    --stonewall each point ends on every host together (their times within
 #    0.25 s, a sample; the aggregate within 3% of the sum of the hosts'
-#    rates);
+#    rates); a size-based job with --stonewall-hosts ends on every host
+#    with the fastest (times within 0.4 s, all before the slow host's 6.4 s);
 #  * commands that do not run under mpirun say so.
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -144,6 +145,19 @@ agg, total = ms["throughput"]["value"], ms["throughput_sum"]["value"]
 print("aggregate %.2f, sum of hosts %.2f MiB/s" % (agg / 1048576, total / 1048576))
 assert abs(agg - total) <= 0.03 * total, (agg, total)
 PY
+
+# --- job --stonewall-hosts: a size-based job ends with the fastest host ---------------
+# 64 MiB at 30 MiB/s takes 2.1 s, at 10 MiB/s 6.4 s; each host asks the gate
+# every 20 ms and ends when its write in flight completes.
+mpi "$SB_BIN" job --no-save --stonewall-hosts --name=w --rw=write --bs=256k --size=64m \
+    --direct=1 --directory="$T/d%r" >"$T/jobwall.out" 2>"$T/jobwall.err" ||
+    { cat "$T/jobwall.out" "$T/jobwall.err"; sb_fail "mpirun storbench job --stonewall-hosts failed"; }
+times=$(grep -E "^( +|w +)[^ ]+\.r[0-9]:$T/d[0-9] +[0-9.]+ +[0-9.]+$" "$T/jobwall.out" | awk '{ print $NF }')
+echo "job --stonewall-hosts, host times:" $times
+[[ $(wc -w <<<"$times") == 3 ]] || sb_fail "job --stonewall-hosts: not three hosts' rows"
+awk '{ t[NR] = $1 } END { mn = mx = t[1]; for (i in t) { if (t[i] < mn) mn = t[i]; if (t[i] > mx) mx = t[i] }
+    exit !(mx - mn < 0.4 && mx < 3.5) }' <<<"$times" ||
+    sb_fail "job --stonewall-hosts: the hosts did not end together ($times)"
 
 # --- %h, %r and %% --------------------------------------------------------------------
 h=$(hostname)
