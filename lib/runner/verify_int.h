@@ -51,6 +51,10 @@ typedef struct verify_ctx {
     char note[SB_ERROR_MSG_MAX];
     const char *phase; /* for progress: "probe", "write", "read" */
     uint64_t phase_start_ns;
+    /* The progress rate's start, taken half a second into the phase, so
+     * that a throttle's or a card's first burst of credit is left out of it
+     * (sb_verify_show_progress); base_of is the phase it belongs to. */
+    uint64_t base_of, base_ns, base_done;
 } verify_ctx;
 
 /* A stretch of the run's data in one open file or device. */
