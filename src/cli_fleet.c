@@ -167,11 +167,8 @@ static void post_done(void)
     for (int r = 0, i = 0; r < fleet.size; r++)
         if (r != fleet.rank)
             MPI_Isend(&fleet.token, 1, MPI_INT, r, TAG_DONE, MPI_COMM_WORLD, &fleet.sends[i++]);
-    /* Completed at once: a message this small goes eagerly, so the wait
-     * is local. Without it, over TCP (the transport between boards, and
-     * here between ranks) the messages left only at this rank's next MPI
-     * call, after its files were removed: the others ended 0.3-0.6 s late
-     * (a 64 MiB job: 2.11 s on the fastest host, 2.70 on the others). */
+    /* Completed here: a message this small goes eagerly, so the wait is
+     * local, and nothing is left to complete at the next start line. */
     MPI_Waitall(fleet.size - 1, fleet.sends, MPI_STATUSES_IGNORE);
     fleet.posted = true;
 }
@@ -192,10 +189,13 @@ static bool gate_stop_now(void *ctx)
     (void)ctx;
     if (!fleet.stonewall || !fleet.open)
         return false;
-    /* Open MPI polls its network events (TCP, between boards) only every
-     * few calls into its progress engine: one probe between samples may
-     * not look at the socket at all (the others ended 0.6 s late). A few
-     * probes in a row cost microseconds. */
+    /* Open MPI polls its network events (TCP: between boards, and here
+     * between ranks) only every few calls into its progress engine, so one
+     * probe between samples often did not look at the socket at all: with
+     * one probe the others ended 0.6 s after the first host (a 64 MiB job:
+     * 2.11 s on the fastest host, 2.70 on the others), with these 0.3 s
+     * (then the job's 250 ms progress tick was the limit; it asks every
+     * 20 ms now: 0.1 s). A few probes in a row cost microseconds. */
     int flag = 0;
     for (int i = 0; i < PROBES && !flag; i++)
         MPI_Iprobe(MPI_ANY_SOURCE, TAG_DONE, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
