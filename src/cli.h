@@ -272,7 +272,8 @@ void cli_fleet_run_begins(void);
 void cli_fleet_error(const char *msg);
 /* Stonewalling (on): each test ends on every rank as soon as one rank's
  * test ends, as IOR's; the runner polls the gate's stop_now. Outside a
- * fleet nothing happens. */
+ * fleet nothing happens. Called before the run: the gate has stop_now
+ * only with stonewalling on. */
 void cli_fleet_stonewall(bool on);
 /* Whether this process is one rank of an mpirun. */
 bool cli_fleet_on(void);

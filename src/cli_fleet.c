@@ -187,7 +187,7 @@ static void drain_done(void)
 static bool gate_stop_now(void *ctx)
 {
     (void)ctx;
-    if (!fleet.stonewall || !fleet.open)
+    if (!fleet.open)
         return false;
     /* Open MPI polls its network events (TCP: between boards, and here
      * between ranks) only every few calls into its progress engine, so one
@@ -302,7 +302,7 @@ int cli_fleet_start(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &fleet.size);
     fleet.on = true;
     fleet.ended_rank = NONE_ENDED;
-    fleet.gate = (sb_gate){ .enter = gate_enter, .leave = gate_leave, .stop_now = gate_stop_now };
+    fleet.gate = (sb_gate){ .enter = gate_enter, .leave = gate_leave };
     char host[256] = "unknown";
     if (gethostname(host, sizeof host) != 0)
         snprintf(host, sizeof host, "unknown");
@@ -363,6 +363,9 @@ void cli_fleet_error(const char *msg)
 void cli_fleet_stonewall(bool on)
 {
     fleet.stonewall = on;
+    /* Without stonewalling no runner need ask: a sweep then takes its
+     * samples whole and a job polls at its progress tick, as on one host. */
+    fleet.gate.stop_now = on ? gate_stop_now : NULL;
 }
 
 bool cli_fleet_on(void)

@@ -181,6 +181,10 @@ const cli_option cli_bonnie_opts[] = {
     [BONNIE_NO_DIRECT] = { "no-direct", 0, NULL,
                            "seeks read buffered (the file's cache dropped first), not O_DIRECT",
                            NULL },
+    [BONNIE_STONEWALL] = { "stonewall", 0, NULL,
+                           "under mpirun: end each test on every host when the first host's "
+                           "ends (IOR's stonewalling)",
+                           NULL },
     CLI_SAVE_OPTIONS(0),
     { 0 },
 };

@@ -23,6 +23,7 @@ typedef struct bonnie_args {
     bool size_given;
     uint64_t ram_bytes; /* -r, 0 if not given */
     bool bonnie_size;
+    bool stonewall; /* --stonewall (cli_fleet_stonewall) */
     cli_save save;
 } bonnie_args;
 
@@ -177,6 +178,7 @@ static bool bonnie_option(int idx, const char *arg, void *ctx)
         c->seed = v;
         break;
     case BONNIE_NO_DIRECT: c->direct_seeks = false; break;
+    case BONNIE_STONEWALL: a->stonewall = true; break;
     default: break;
     }
     return cli_ok(st, &err);
@@ -296,6 +298,7 @@ int cmd_bonnie(const char *cmdline, int argc, char **argv)
     }
     if (rc == CLI_EXIT_OK) {
         a.cfg.progress = cli_progress_on(a.quiet) ? bonnie_progress : NULL;
+        cli_fleet_stonewall(a.stonewall);
         for (unsigned i = 0; rc == CLI_EXIT_OK && i < a.repeat; i++)
             rc = measure_once(&a, cmdline, i == 0 && a.repeat > 1);
     }

@@ -149,7 +149,9 @@ static void report(sb_bonnie_ctx *b, uint64_t now)
             .test_index = b->test,
             .step = b->step,
             .n_steps = b->n_steps,
-            .phase = atomic_load(&b->flushing) ? "flushing" : "measuring",
+            .phase = b->resting                  ? "finishing outside the time"
+                     : atomic_load(&b->flushing) ? "flushing"
+                                                 : "measuring",
             .done = (uint64_t)done * b->unit,
             .total = b->total * b->unit,
             .elapsed_s = (double)(now - b->start_ns) / 1e9,
@@ -171,24 +173,27 @@ static void tick(sb_bonnie_ctx *b, unsigned long n, uint64_t now)
     report(b, now);
 }
 
-/* The watcher of a write test: a copy blocked in its fsync (seconds on a
- * slow card) reports nothing, so this thread reports meanwhile. */
-static void *watch(void *arg)
+/* The watcher: the calling thread, while the copies run in threads of
+ * their own. It reports (a copy blocked in its fsync, seconds on a slow
+ * card, reports nothing) and, when the gate can end the test, asks it every
+ * SB_BONNIE_GATE_NS: the gate speaks MPI, which only this thread may. */
+static void watch(sb_bonnie_ctx *b)
 {
-    sb_bonnie_ctx *b = arg;
+    bool ask = b->gated && !b->resting;
     pthread_mutex_lock(&b->watch_lock);
     while (!b->test_over) {
         struct timespec until;
-        sb_clock_realtime_after(PROGRESS_NS, &until);
+        sb_clock_realtime_after(ask ? SB_BONNIE_GATE_NS : PROGRESS_NS, &until);
         pthread_cond_timedwait(&b->watch_cond, &b->watch_lock, &until);
         if (b->test_over)
             break;
         pthread_mutex_unlock(&b->watch_lock);
+        if (ask && !sb_bonnie_walled(b) && sb_gate_stop_now(b->c->gate))
+            atomic_store_explicit(&b->walled, 1, memory_order_relaxed);
         report(b, sb_clock_ns());
         pthread_mutex_lock(&b->watch_lock);
     }
     pthread_mutex_unlock(&b->watch_lock);
-    return NULL;
 }
 
 sb_status sb_bonnie_op_done(sb_bonnie_ctx *b, sb_hist *hist, uint64_t *units, uint64_t t0_ns,
@@ -259,23 +264,81 @@ static void copy_main(void *item)
     cp->st = cp->b->fn->run(cp->b, cp, &cp->err);
 }
 
-/* What the copies did in test, as its result in tres: the first failure
- * (an interruption before any other) marks it incomplete and not measured
- * and is returned in err. */
-static SB_MUST_CHECK sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t elapsed_ns,
-                                      const sb_cpu_ns *cpu0, const sb_cpu_ns *cpu1,
-                                      sb_target_res *tres, sb_error *err)
+static void rest_main(void *item)
+{
+    sb_bonnie_copy *cp = item;
+    if (!cp->cut)
+        return;
+    cp->cut = false;
+    cp->st = cp->b->fn->rest(cp->b, cp, &cp->err);
+}
+
+/* The copies' thread of a watched run: all of them, then the watcher
+ * woken. */
+static void *copies_thread(void *arg)
+{
+    sb_bonnie_ctx *b = arg;
+    b->copies_st = sb_threads_run(b->n, b->copy_fn, b->copies, sizeof *b->copies, "the copies",
+                                  NULL, NULL, &b->copies_err);
+    b->end_ns = sb_clock_ns();
+    pthread_mutex_lock(&b->watch_lock);
+    b->test_over = true;
+    pthread_cond_signal(&b->watch_cond);
+    pthread_mutex_unlock(&b->watch_lock);
+    return NULL;
+}
+
+/* Runs fn on every copy at once; b->end_ns is when the last one ended.
+ * Watched, the copies run in threads of their own and this thread watches
+ * them (watch); when that thread cannot start, they run unwatched, but a
+ * test that must be ended by the gate fails instead (SB_E_NOMEM): run
+ * unasked, it would hold every other host at the next start line. The
+ * copies' own outcomes are in their cp->st. */
+static SB_MUST_CHECK sb_status run_copies(sb_bonnie_ctx *b, void (*fn)(void *), bool watched,
+                                          sb_error *err)
+{
+    pthread_t t;
+    b->copy_fn = fn;
+    b->test_over = false;
+    if (watched && pthread_create(&t, NULL, copies_thread, b) == 0) {
+        watch(b);
+        pthread_join(t, NULL);
+        return b->copies_st == SB_OK ? SB_OK : sb_error_copy(err, &b->copies_err);
+    }
+    sb_status st =
+        watched && b->gated && !b->resting
+            ? sb_error_set(err, SB_E_NOMEM, 0, "cannot start a thread for the copies")
+            : sb_threads_run(b->n, fn, b->copies, sizeof *b->copies, "the copies", NULL, NULL, err);
+    b->end_ns = sb_clock_ns();
+    return st;
+}
+
+/* The first failure among the copies (an interruption before any other),
+ * or NULL. */
+static const sb_bonnie_copy *first_failed(const sb_bonnie_ctx *b)
 {
     const sb_bonnie_copy *failed = NULL;
-    uint64_t units = 0;
     for (unsigned i = 0; i < b->n; i++) {
         const sb_bonnie_copy *cp = &b->copies[i];
         /* An interruption is what the caller most needs to know. */
         if (cp->st != SB_OK && (!failed || cp->st == SB_E_INTERRUPTED))
             failed = cp;
-        units += cp->units;
+    }
+    return failed;
+}
+
+/* What the copies did in test, as its result in tres: the first failure
+ * marks it incomplete and not measured and is returned in err. */
+static SB_MUST_CHECK sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t elapsed_ns,
+                                      const sb_cpu_ns *cpu0, const sb_cpu_ns *cpu1, bool walled,
+                                      sb_target_res *tres, sb_error *err)
+{
+    const sb_bonnie_copy *failed = first_failed(b);
+    uint64_t units = 0;
+    for (unsigned i = 0; i < b->n; i++) {
+        units += b->copies[i].units;
         if (i)
-            sb_hist_merge(b->copies[0].hist, cp->hist);
+            sb_hist_merge(b->copies[0].hist, b->copies[i].hist);
     }
     const sb_hist *h = b->copies[0].hist;
     bool bytes = test < SB_BONNIE_SEEKS;
@@ -284,6 +347,10 @@ static SB_MUST_CHECK sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t 
     sb_test *t;
     SB_TRY(sb_result_add_test(tres, "bonnie", sb_bonnie_test_names[test], &t, err));
     SB_TRY(set_params(b, test, t, err));
+    /* Ended by another host, with what it had done: a whole measurement
+     * over a shorter time, as sweep's points record it. */
+    if (walled)
+        SB_TRY(sb_kvs_set(&t->params, "stop", "stonewall", err));
     SB_TRY(sb_result_add_measurement(t, bytes ? "throughput" : "ops", bytes ? "B/s" : "1/s", rate,
                                      0, NULL, 0, err));
     SB_TRY(sb_result_add_measurement(t, "cpu", "%", sb_clock_cpu_pct(cpu0, cpu1, elapsed_ns), 0,
@@ -304,6 +371,29 @@ static SB_MUST_CHECK sb_status record(sb_bonnie_ctx *b, unsigned test, uint64_t 
     SB_TRY(sb_result_mark_unmeasured(t, failed->err.msg, err));
     sb_error_copy(err, &failed->err);
     return failed->st;
+}
+
+/* The rest of a walled test (b->fn's), outside its time and after its
+ * record: every copy cut short goes on from where it ended, with progress. */
+static SB_MUST_CHECK sb_status rest(sb_bonnie_ctx *b, bool writes, sb_error *err)
+{
+    atomic_store(&b->walled, 0);
+    b->resting = true;
+    b->total -= atomic_exchange(&b->done, 0);
+    b->start_ns = b->progress_ns = sb_clock_ns();
+    sb_io_counters ioc;
+    b->has_device = writes && sb_target_io_counters(b->copies[0].target, &ioc);
+    b->device_base = b->has_device ? ioc.write_bytes : 0;
+    for (unsigned i = 0; i < b->n; i++)
+        b->copies[i].st = SB_OK;
+    sb_status st = run_copies(b, rest_main, b->c->progress != NULL, err);
+    b->resting = false;
+    const sb_bonnie_copy *failed = first_failed(b);
+    if (st == SB_OK && failed) {
+        sb_error_copy(err, &failed->err);
+        st = failed->st;
+    }
+    return st;
 }
 
 /* Runs test on every copy at once and appends its result to tres. */
@@ -328,6 +418,7 @@ static SB_MUST_CHECK sb_status run_test(sb_bonnie_ctx *b, unsigned test, const s
     for (unsigned i = 0; i < b->n; i++) {
         b->copies[i].units = 0;
         b->copies[i].st = SB_OK;
+        b->copies[i].cut = false;
         sb_hist_init(b->copies[i].hist);
     }
     sb_status gs = sb_gate_enter(c->gate, sb_bonnie_test_names[test], err);
@@ -347,25 +438,15 @@ static SB_MUST_CHECK sb_status run_test(sb_bonnie_ctx *b, unsigned test, const s
     b->start_ns = t0;
     b->progress_ns = t0;
     /* The write tests are buffered and end with an fsync inside the time:
-     * the device's counters show its own progress, and a watcher thread
-     * goes on reporting while the copies wait for the fsync. */
+     * the device's counters show its own progress, and the watcher goes
+     * on reporting while the copies wait for the fsync. */
     bool writes = io && test <= SB_BONNIE_REWRITE;
     sb_io_counters ioc;
     b->has_device = writes && sb_target_io_counters(b->copies[0].target, &ioc);
     b->device_base = b->has_device ? ioc.write_bytes : 0;
-    b->test_over = false;
-    pthread_t watcher;
-    bool watching = writes && c->progress && pthread_create(&watcher, NULL, watch, b) == 0;
-    sb_status st = sb_threads_run(b->n, copy_main, b->copies, sizeof *b->copies, "the copies", NULL,
-                                  NULL, err);
-    uint64_t elapsed_ns = sb_clock_ns() - t0;
-    if (watching) {
-        pthread_mutex_lock(&b->watch_lock);
-        b->test_over = true;
-        pthread_cond_signal(&b->watch_cond);
-        pthread_mutex_unlock(&b->watch_lock);
-        pthread_join(watcher, NULL);
-    }
+    atomic_store(&b->walled, 0);
+    sb_status st = run_copies(b, copy_main, b->gated || (writes && c->progress), err);
+    uint64_t elapsed_ns = b->end_ns - t0;
     sb_clock_cpu(&cpu1);
     uint64_t moved = 0;
     for (unsigned i = 0; io && test != SB_BONNIE_SEEKS && i < b->n; i++)
@@ -374,7 +455,11 @@ static SB_MUST_CHECK sb_status run_test(sb_bonnie_ctx *b, unsigned test, const s
     sb_gate_leave(c->gate, wrote ? 0 : moved, wrote ? moved : 0);
     if (st != SB_OK)
         return st;
-    return record(b, test, elapsed_ns, &cpu0, &cpu1, tres, err);
+    bool walled = false;
+    for (unsigned i = 0; i < b->n; i++)
+        walled |= b->copies[i].cut;
+    SB_TRY(record(b, test, elapsed_ns, &cpu0, &cpu1, walled, tres, err));
+    return walled && fn->rest ? rest(b, writes, err) : SB_OK;
 }
 
 /* ---- setting up and tearing down --------------------------------------- */
@@ -494,6 +579,9 @@ sb_status sb_bonnie_run(const sb_bonnie_config *c, const char *dir, sb_run *run,
     pthread_mutex_init(&b.watch_lock, NULL);
     pthread_cond_init(&b.watch_cond, NULL);
     atomic_init(&b.done, 0);
+    atomic_init(&b.walled, 0);
+    atomic_init(&b.flushing, 0);
+    b.gated = c->gate && c->gate->stop_now;
     sb_status st = prepare(&b, err);
 
     sb_target_res *tres = NULL;

@@ -11,6 +11,12 @@
  * time includes finding the next name, as bonnie++'s readdir); each test
  * ends with syncfs inside its time, as bonnie++ ends them with sync(), and
  * the delete tests remove the directories inside theirs.
+ *
+ * A walled test (bonnie_int.h) ends after its file in flight, with its
+ * syncfs. A create test's rest creates the files it did not (the same
+ * names and sizes: the generator goes on where it stopped), a delete
+ * test's rest removes the files left and the directories; the read tests
+ * leave nothing to do.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -110,12 +116,14 @@ static SB_MUST_CHECK sb_status shuffle(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_
     return SB_OK;
 }
 
-static SB_MUST_CHECK sb_status create_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+/* Creates files from..n_files - 1 (or up to the wall), then syncfs. */
+static SB_MUST_CHECK sb_status create_from(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t from,
+                                           sb_error *err)
 {
     const sb_bonnie_config *c = b->c;
     uint64_t range = c->file_max_bytes - c->file_min_bytes;
     memset(cp->buf, 'b', c->file_chunk_bytes);
-    for (uint32_t i = 0; i < n_files(b); i++) {
+    for (uint32_t i = (uint32_t)from; i < n_files(b) && !sb_bonnie_cut(cp); i++) {
         uint64_t size =
             range ? c->file_min_bytes + sb_rng_next(&cp->rng) % (range + 1) : c->file_max_bytes;
         uint64_t t0 = sb_clock_ns();
@@ -124,6 +132,16 @@ static SB_MUST_CHECK sb_status create_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp
         SB_TRY(op_done(b, cp, t0, err));
     }
     return sb_dirtree_syncfs(b->tree, err);
+}
+
+static SB_MUST_CHECK sb_status create_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+{
+    return create_from(b, cp, 0, err);
+}
+
+static SB_MUST_CHECK sb_status rest_create(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+{
+    return create_from(b, cp, cp->units, err);
 }
 
 /* What a read or delete test does to one file. */
@@ -148,27 +166,30 @@ static SB_MUST_CHECK sb_status visited(sb_bonnie_ctx *b, sb_bonnie_copy *cp, boo
 }
 
 /* Sequential read and delete go through each directory in its own order
- * (readdir), as bonnie++; both check that every file is there. */
+ * (readdir), as bonnie++; both check that the `expect` files are there. A
+ * walled delete makes what it removed durable; the rest is its rest's. */
 static SB_MUST_CHECK sb_status walk_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del,
-                                          sb_error *err)
+                                          uint64_t expect, sb_error *err)
 {
     uint64_t seen = 0;
-    for (unsigned dn = 0; dn < b->c->num_dirs; dn++) {
+    for (unsigned dn = 0; dn < b->c->num_dirs && !cp->cut; dn++) {
         SB_TRY(sb_dirtree_walk(b->tree, cp->index, dn, err));
         for (;;) {
             uint64_t t0 = sb_clock_ns();
             const char *name;
             SB_TRY(sb_dirtree_walk_next(b->tree, cp->index, &name, err));
-            if (!name)
+            if (!name || sb_bonnie_cut(cp))
                 break;
             SB_TRY(visit(b, cp, dn, name, del, err));
             seen++;
             SB_TRY(op_done(b, cp, t0, err));
         }
     }
-    if (seen != n_files(b))
+    if (cp->cut)
+        return del ? sb_dirtree_syncfs(b->tree, err) : SB_OK;
+    if (seen != expect)
         return sb_error_set(err, SB_E_IO, 0, "expected %llu files in '%s', found %llu",
-                            (unsigned long long)n_files(b), sb_dirtree_path(b->tree, cp->index),
+                            (unsigned long long)expect, sb_dirtree_path(b->tree, cp->index),
                             (unsigned long long)seen);
     return visited(b, cp, del, err);
 }
@@ -176,23 +197,32 @@ static SB_MUST_CHECK sb_status walk_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, 
 static SB_MUST_CHECK sb_status random_files(sb_bonnie_ctx *b, sb_bonnie_copy *cp, bool del,
                                             sb_error *err)
 {
-    for (uint32_t k = 0; k < n_files(b); k++) {
+    for (uint32_t k = 0; k < n_files(b) && !sb_bonnie_cut(cp); k++) {
         uint32_t i = cp->order[k];
         uint64_t t0 = sb_clock_ns();
         SB_TRY(visit(b, cp, dir_of(b, i), name_of(cp, i), del, err));
         SB_TRY(op_done(b, cp, t0, err));
     }
+    if (cp->cut)
+        return del ? sb_dirtree_syncfs(b->tree, err) : SB_OK;
     return visited(b, cp, del, err);
 }
 
 static SB_MUST_CHECK sb_status t_seq_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
-    return walk_files(b, cp, false, err);
+    return walk_files(b, cp, false, n_files(b), err);
 }
 
 static SB_MUST_CHECK sb_status t_seq_delete(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
 {
-    return walk_files(b, cp, true, err);
+    return walk_files(b, cp, true, n_files(b), err);
+}
+
+/* The files a walled delete (either) left, removed in the directories'
+ * order, then the directories. */
+static SB_MUST_CHECK sb_status rest_delete(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+{
+    return walk_files(b, cp, true, n_files(b) - cp->units, err);
 }
 
 static SB_MUST_CHECK sb_status t_ran_read(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
@@ -206,6 +236,10 @@ static SB_MUST_CHECK sb_status t_ran_delete(sb_bonnie_ctx *b, sb_bonnie_copy *cp
 }
 
 const sb_bonnie_test sb_bonnie_file_tests[6] = {
-    { before_seq_create, create_files }, { NULL, t_seq_read },    { NULL, t_seq_delete },
-    { before_ran_create, create_files }, { shuffle, t_ran_read }, { shuffle, t_ran_delete },
+    { before_seq_create, create_files, rest_create },
+    { NULL, t_seq_read, NULL },
+    { NULL, t_seq_delete, rest_delete },
+    { before_ran_create, create_files, rest_create },
+    { shuffle, t_ran_read, NULL },
+    { shuffle, t_ran_delete, rest_delete },
 };

@@ -11,6 +11,17 @@
  * of directories. A test function times each of its operations (a chunk,
  * a seek, a file) around the engine or target call that does it and ends
  * it with sb_bonnie_op_done; the run times the test as a whole.
+ *
+ * Under a gate that can end tests (stonewalling, storbench/gate.h) the
+ * copies run in threads of their own and the calling thread watches: it
+ * asks the gate every SB_BONNIE_GATE_NS and raises `walled` when another
+ * host has finished the test. Each copy's loop then ends after the
+ * operation it is doing, the test ends as it always does (a write test's
+ * fsync inside its time) and is measured over what it did. What the copy
+ * left undone is done by the test's `rest`, outside the time and after
+ * the test is recorded, so that the next test starts from the same files
+ * as without stonewalling (a full test file, every file created or
+ * deleted).
  */
 #ifndef SB_BONNIE_INT_H
 #define SB_BONNIE_INT_H
@@ -28,6 +39,9 @@
 #include "target/target.h"
 
 #define SB_BONNIE_BUF_ALIGN 4096u /* what O_DIRECT needs of a buffer */
+/* How often the watcher asks the gate whether to end a test: a host ends
+ * within this and one operation of the first host's end. */
+#define SB_BONNIE_GATE_NS 20000000ull
 
 typedef struct sb_bonnie_ctx sb_bonnie_ctx;
 
@@ -46,13 +60,18 @@ typedef struct sb_bonnie_copy {
     uint32_t *order;
     sb_status st; /* of the current test */
     sb_error err;
+    bool cut; /* the test was walled with work left: sb_bonnie_cut */
 } sb_bonnie_copy;
 
 /* A test: before (NULL: nothing) prepares one copy outside the time, in the
- * calling thread, copy after copy; run runs one copy's part of the test. */
+ * calling thread, copy after copy; run runs one copy's part of the test;
+ * rest (NULL: nothing is left that a later test needs) does, outside the
+ * time, what run left undone when the test was walled, on every copy that
+ * was cut short, starting from cp->units. */
 typedef struct sb_bonnie_test {
     sb_status (*before)(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err);
     sb_status (*run)(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err);
+    sb_status (*rest)(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err);
 } sb_bonnie_test;
 
 /* The run, shared by the copies' threads: only the progress fields change
@@ -75,14 +94,39 @@ struct sb_bonnie_ctx {
     pthread_mutex_t progress_lock;
     uint64_t progress_ns;
     atomic_int flushing; /* copies inside their timed fsync now */
+    atomic_int walled;   /* another host finished the test: end it now */
+    bool gated;          /* the gate can end tests: the calling thread watches */
+    bool resting;        /* a walled test's rest is running, outside the time */
+    uint64_t end_ns;     /* when the last copy ended */
     bool has_device;     /* the write tests' device counters, from device_base */
     uint64_t device_base;
-    /* The watcher of a write test, which reports while the copies are
-     * blocked in fsync: woken to end by test_over. */
+    /* The watcher (the calling thread, while the copies run in threads of
+     * their own): it reports while the copies are blocked in fsync and
+     * asks the gate; woken to end by test_over. */
     pthread_mutex_t watch_lock;
     pthread_cond_t watch_cond;
     bool test_over;
+    void (*copy_fn)(void *); /* what the copies' thread runs on each */
+    sb_status copies_st;     /* sb_threads_run's, from the copies' thread */
+    sb_error copies_err;
 };
+
+/* Whether the copies are to end the test after their current operation. */
+static inline bool sb_bonnie_walled(sb_bonnie_ctx *b)
+{
+    return atomic_load_explicit(&b->walled, memory_order_relaxed) != 0;
+}
+
+/* Asked by a copy's thread before an operation it would do next: whether
+ * the test is walled, which cuts the copy short (cp->cut, for its rest).
+ * A loop asks only when work is left, so a copy that did all of it is
+ * never cut. The seekers share their copy and ask sb_bonnie_walled. */
+static inline bool sb_bonnie_cut(sb_bonnie_copy *cp)
+{
+    if (sb_bonnie_walled(cp->b))
+        cp->cut = true;
+    return cp->cut;
+}
 
 /* The tests, in the order of SB_BONNIE_PUTC .. SB_BONNIE_SEEKS
  * (bonnie_io.c) and SB_BONNIE_SEQ_CREATE .. SB_BONNIE_RAN_DELETE

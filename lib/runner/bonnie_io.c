@@ -7,7 +7,10 @@
  * the seekers move theirs at explicit offsets with sb_engine_psync, on the
  * O_DIRECT descriptor where the run has one. Each writing test ends with
  * fsync inside its time (bonnie++'s Close()); the clock is read once per
- * chunk or seek, never per byte.
+ * chunk or seek, never per byte. A walled test (bonnie_int.h) ends after
+ * its chunk or seek in flight, still with its fsync; only block output
+ * leaves something a later test needs: the rest of the file, written by
+ * rest_write.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +50,7 @@ typedef sb_status (*chunk_step)(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t k
 static SB_MUST_CHECK sb_status each_chunk(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t bytes,
                                           chunk_step step, sb_error *err)
 {
-    for (uint64_t k = 0; k < bytes / b->c->chunk_bytes; k++) {
+    for (uint64_t k = 0; k < bytes / b->c->chunk_bytes && !sb_bonnie_cut(cp); k++) {
         uint64_t t0 = sb_clock_ns();
         SB_TRY(step(b, cp, k, err));
         SB_TRY(op_done(b, cp, t0, err));
@@ -106,20 +109,34 @@ static SB_MUST_CHECK sb_status block(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint6
     return write && c->sync_writes ? flush(cp, err) : SB_OK;
 }
 
-/* bonnie++'s block output: each chunk differs from the one before in a
- * byte, changed before the chunk's time starts. */
-static SB_MUST_CHECK sb_status t_write(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+/* Block output from chunk `from` to the end of the file (or the wall):
+ * each chunk differs from the one before in a byte, changed before the
+ * chunk's time starts, as bonnie++'s; then the fsync. */
+static SB_MUST_CHECK sb_status write_from(sb_bonnie_ctx *b, sb_bonnie_copy *cp, uint64_t from,
+                                          sb_error *err)
 {
     uint64_t len = b->c->chunk_bytes;
-    SB_TRY(start_empty(cp, err));
-    memset(cp->buf, 0, len);
-    for (uint64_t k = 0; k < b->c->file_bytes / len; k++) {
+    for (uint64_t k = from; k < b->c->file_bytes / len && !sb_bonnie_cut(cp); k++) {
         cp->buf[k % len]++;
         uint64_t t0 = sb_clock_ns();
         SB_TRY(block(b, cp, k, true, err));
         SB_TRY(op_done(b, cp, t0, err));
     }
     return flush(cp, err);
+}
+
+static SB_MUST_CHECK sb_status t_write(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+{
+    SB_TRY(start_empty(cp, err));
+    memset(cp->buf, 0, b->c->chunk_bytes);
+    return write_from(b, cp, 0, err);
+}
+
+/* The file a walled block output left short, written to its size: the
+ * later tests read and seek in all of it. */
+static SB_MUST_CHECK sb_status rest_write(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_error *err)
+{
+    return write_from(b, cp, cp->units / b->c->chunk_bytes, err);
 }
 
 /* bonnie++'s rewrite: the chunk read, one byte changed, the position put
@@ -207,7 +224,7 @@ static void seeker_main(void *item)
 {
     seeker *s = item;
     seek_run *r = s->run;
-    for (;;) {
+    while (!sb_bonnie_walled(r->b)) {
         unsigned i = atomic_fetch_add_explicit(&r->next, 1, memory_order_relaxed);
         if (i >= r->seeks)
             break;
@@ -266,6 +283,8 @@ static SB_MUST_CHECK sb_status t_seeks(sb_bonnie_ctx *b, sb_bonnie_copy *cp, sb_
     }
     st =
         sb_threads_run(c->seekers, seeker_main, sk, sizeof *sk, "seekers", stop_tickets, &run, err);
+    /* Walled with tickets never taken. */
+    cp->cut = atomic_load(&run.next) < c->seeks;
     for (unsigned i = 0; i < c->seekers; i++) {
         if (st == SB_OK && sk[i].st != SB_OK) {
             st = sk[i].st;
@@ -287,11 +306,12 @@ out:
     return st;
 }
 
+/* Per-char output needs no rest: block output empties the file first. */
 const sb_bonnie_test sb_bonnie_io_tests[6] = {
-    [SB_BONNIE_PUTC] = { NULL, t_putc },
-    [SB_BONNIE_WRITE] = { NULL, t_write },
-    [SB_BONNIE_REWRITE] = { drop_cache, t_rewrite },
-    [SB_BONNIE_GETC] = { drop_cache, t_getc },
-    [SB_BONNIE_READ] = { drop_cache, t_read },
-    [SB_BONNIE_SEEKS] = { before_seeks, t_seeks },
+    [SB_BONNIE_PUTC] = { NULL, t_putc, NULL },
+    [SB_BONNIE_WRITE] = { NULL, t_write, rest_write },
+    [SB_BONNIE_REWRITE] = { drop_cache, t_rewrite, NULL },
+    [SB_BONNIE_GETC] = { drop_cache, t_getc, NULL },
+    [SB_BONNIE_READ] = { drop_cache, t_read, NULL },
+    [SB_BONNIE_SEEKS] = { before_seeks, t_seeks, NULL },
 };

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fleet.sh: storbench under mpirun, three ranks on this machine, each on its
-# own throttled loop device (ext4) with a known write limit: 10, 20 and
-# 30 MiB/s. Checked:
+# own throttled loop device (ext4) with known limits: 10, 20 and 30 MiB/s,
+# reads and writes. Checked:
 #  * a job (1 MiB direct writes, 8 s): every host's rate within 3% of its
 #    limit, the aggregate within 3% of the sum (60 MiB/s), the start skew
 #    printed and under 20 ms; one line of results per host, printed once;
@@ -17,6 +17,12 @@
 #    0.25 s, a sample; the aggregate within 3% of the sum of the hosts'
 #    rates); a size-based job with --stonewall-hosts ends on every host
 #    with the fastest (times within 0.4 s, all before the slow host's 6.4 s);
+#  * bonnie --stonewall (-b: every write synchronous, so that a write test
+#    can end early at all) ends its write, rewrite, read and seek tests on
+#    every host together (within 0.3 s, seeks 0.4 s, before the slow host's
+#    9.6 s), the aggregate within 6% of the sum; the hosts cut short finish their files outside the time (the
+#    later tests read and seek in the whole file, find every file), say
+#    `stop stonewall` in the archive, and leave nothing behind;
 #  * commands that do not run under mpirun say so.
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -34,7 +40,7 @@ for r in 0 1 2; do
     sb_loop_create 256 dev
     sb_mkfs "$dev" ext4
     sb_mount "$dev" mnt
-    sb_throttle "$dev" wbps=${limits[$r]}M
+    sb_throttle "$dev" wbps=${limits[$r]}M rbps=${limits[$r]}M
     ln -s "$mnt" "$T/d$r"
 done
 export STORBENCH_DB=$T/fleet.db
@@ -158,6 +164,50 @@ echo "job --stonewall-hosts, host times:" $times
 awk '{ t[NR] = $1 } END { mn = mx = t[1]; for (i in t) { if (t[i] < mn) mn = t[i]; if (t[i] > mx) mx = t[i] }
     exit !(mx - mn < 0.4 && mx < 3.5) }' <<<"$times" ||
     sb_fail "job --stonewall-hosts: the hosts did not end together ($times)"
+
+# --- bonnie --stonewall: each test ends on every host with the fastest ---------------
+# 96 MiB at 30 MiB/s takes 3.2 s, at 10 MiB/s 9.6 s; a host cut short
+# ends ~0.1 s after the first (the gate asked every 20 ms, then a chunk and
+# the readahead in flight at 10 MiB/s): 3% of the aggregate's time.
+mpi "$SB_BIN" bonnie --stonewall -b -f -s 96m:256k:64 -n 1 -d "$T/d%r" \
+    >"$T/bonnie.out" 2>"$T/bonnie.err" ||
+    { cat "$T/bonnie.out" "$T/bonnie.err"; sb_fail "mpirun storbench bonnie --stonewall failed"; }
+sed -n '/^On 3 hosts/,$p' "$T/bonnie.out"
+id=$(sed -n 's/^saved as run \([0-9]*\) .*/\1/p' "$T/bonnie.err")
+[[ -n $id ]] || sb_fail "bonnie --stonewall: the run was not saved: $(cat "$T/bonnie.err")"
+"$SB_BIN" results show -f json "$id" >"$T/bonnie.json"
+python3 - "$T/bonnie.out" "$T/bonnie.json" <<'PY' || sb_fail "bonnie --stonewall did not end the tests together"
+import json, re, sys
+rows, test = {}, None
+for line in open(sys.argv[1]):
+    m = re.match(r"^(\S.*?)?\s+(\S+\.r\d:\S+|aggregate)\s+([0-9.-]+)\s+([0-9.]+)", line)
+    if not m:
+        continue
+    test = m.group(1).strip() if m.group(1) else test
+    rows.setdefault(test, []).append((m.group(2), m.group(3), float(m.group(4))))
+run = json.load(open(sys.argv[2]))
+run = run["runs"][0] if "runs" in run else run
+hosts = [t for t in run["targets"] if t["kind"] != "fleet"]
+assert len(hosts) == 3, len(hosts)
+for name in ("write", "rewrite", "read", "seeks"):
+    times = [t for h, _, t in rows[name] if h != "aggregate"]
+    print("%-8s host times %s" % (name, times))
+    # The seeks have five seekers' reads in flight: 1.25 MiB, 0.125 s at
+    # 10 MiB/s (0.2 s seen).
+    spread = 0.4 if name == "seeks" else 0.3
+    assert len(times) == 3 and max(times) - min(times) < spread and max(times) < 5, (name, times)
+    stops = [[x["params"].get("stop") for x in h["tests"] if x["name"] == name] for h in hosts]
+    assert sum(s == ["stonewall"] for s in stops) >= 1, (name, stops)
+for name in ("write", "read"):
+    agg = [float(r) for h, r, _ in rows[name] if h == "aggregate"][0]
+    total = sum(float(r) for h, r, _ in rows[name] if h != "aggregate")
+    print("%-8s aggregate %.2f, sum of hosts %.2f MiB/s" % (name, agg, total))
+    assert abs(agg - total) <= 0.06 * total, (name, agg, total)
+PY
+for r in 0 1 2; do
+    left=$(find "$T/d$r/" -mindepth 1 -not -name lost+found)
+    [[ -z $left ]] || sb_fail "rank $r left files after bonnie --stonewall: $left"
+done
 
 # --- %h, %r and %% --------------------------------------------------------------------
 h=$(hostname)
