@@ -31,6 +31,15 @@
  * target (as `results compare` does). Every string taken from the runs is
  * escaped.
  *
+ * A y axis turns logarithmic when its values span more than two decades
+ * (none zero or negative); a value that could not be measured (bonnie++'s
+ * "+++++", a test without a value or cut short) is a note in its bar's
+ * place, never a bar. Under every chart a link downloads its data as CSV
+ * (a data: URL); a table of contents opens a page whose results hold four
+ * headings or more (ids made from the section's kind and the run id,
+ * unique on the page); the style follows the reader's dark mode and has a
+ * print form. The SVG form is one chart alone, light, without the link.
+ *
  * Deterministic: the runs and the options decide the bytes; the page's
  * "generated" time is an option, never read from the clock here.
  */

@@ -70,10 +70,10 @@ static const char *machine(const view *v)
     return m ? m : "localhost";
 }
 
-/* bonnie++'s print_size: n in the first unit, divided by 1024 while it
+/* bonnie++'s print_size (report_int.h): n in the first unit, divided by 1024 while it
  * divides and a larger unit exists ("256M", "1G"; "8k" from " km"). A
  * space unit prints nothing. */
-static void print_size(char *buf, size_t len, uint64_t n, const char *units)
+void sb_report_print_size(char *buf, size_t len, uint64_t n, const char *units)
 {
     unsigned i = 0;
     if (n)
@@ -187,9 +187,10 @@ sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_si
                    param(&v, 0, SB_BONNIE_N_TESTS - 1, "concurrency", 1),
                    sb_kvs_get(&v.tr->info, "seed") ? sb_kvs_get(&v.tr->info, "seed") : "");
     if (any(&v, SB_BONNIE_PUTC, SB_BONNIE_SEEKS)) {
-        print_size(a, sizeof a, (uint64_t)param(&v, 0, SB_BONNIE_SEEKS, "file_size", 0) >> 20,
-                   "MG");
-        print_size(b, sizeof b, (uint64_t)param(&v, 0, SB_BONNIE_SEEKS, "chunk_size", 0), " km");
+        sb_report_print_size(a, sizeof a,
+                             (uint64_t)param(&v, 0, SB_BONNIE_SEEKS, "file_size", 0) >> 20, "MG");
+        sb_report_print_size(b, sizeof b, (uint64_t)param(&v, 0, SB_BONNIE_SEEKS, "chunk_size", 0),
+                             " km");
         sb_sink_printf(s, ",%s,%s,%.0f,%.0f", a, b, param(&v, 0, SB_BONNIE_SEEKS, "seeks", 0),
                        param(&v, 0, SB_BONNIE_SEEKS, "seekers", 0));
         for (unsigned k = SB_BONNIE_PUTC; k <= SB_BONNIE_SEEKS; k++)
@@ -199,7 +200,7 @@ sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_si
     }
     if (any(&v, SB_BONNIE_SEQ_CREATE, SB_BONNIE_RAN_DELETE)) {
         unsigned f = SB_BONNIE_SEQ_CREATE, l = SB_BONNIE_RAN_DELETE;
-        print_size(a, sizeof a, (uint64_t)param(&v, f, l, "file_chunk_size", 0), " km");
+        sb_report_print_size(a, sizeof a, (uint64_t)param(&v, f, l, "file_chunk_size", 0), " km");
         sb_sink_printf(s, ",%.0f,%.0f,%.0f,%.0f,%s", param(&v, f, l, "num_files", 0),
                        param(&v, f, l, "max_size", 0), param(&v, f, l, "min_size", 0),
                        param(&v, f, l, "num_dirs", 1), a);
@@ -258,11 +259,11 @@ static void io_section(sb_sink *s, const view *v)
     unsigned conc = (unsigned)param(v, 0, SB_BONNIE_SEEKS, "concurrency", 1);
     unsigned seeks = (unsigned)param(v, 0, SB_BONNIE_SEEKS, "seeks", SB_BONNIE_DEFAULT_SEEKS);
     unsigned seekers = (unsigned)param(v, 0, SB_BONNIE_SEEKS, "seekers", SB_BONNIE_DEFAULT_SEEKERS);
-    print_size(size, sizeof size, (uint64_t)param(v, 0, SB_BONNIE_SEEKS, "file_size", 0) >> 20,
-               "MG");
+    sb_report_print_size(size, sizeof size,
+                         (uint64_t)param(v, 0, SB_BONNIE_SEEKS, "file_size", 0) >> 20, "MG");
     strcat(size, ":");
     if (chunk != SB_BONNIE_DEFAULT_CHUNK_BYTES) {
-        print_size(part, sizeof part, chunk, " km");
+        sb_report_print_size(part, sizeof part, chunk, " km");
         strcat(size, part);
     }
     strcat(size, ":");

@@ -11,6 +11,10 @@
  * same walk runs with the page text going to a sink that discards it, and
  * only the chart asked for reaches the real sink, so the numbering of the
  * charts can never differ between the two forms.
+ *
+ * On the page, everything after the head is written to a buffer first:
+ * the table of contents at the top lists the headings the sections write
+ * (sb_html_heading), which are known only at the end of the walk.
  */
 #include <errno.h>
 #include <math.h>
@@ -59,6 +63,115 @@ void sb_html_esc(sb_html_page *h, const char *s)
 void sb_html_oom(sb_html_page *h)
 {
     sb_sink_fail(h->out, ENOMEM);
+}
+
+/* ---- headings and the table of contents ------------------------------------------- */
+
+enum { ID_MAX = 96 };
+
+static bool id_taken(const sb_html_page *h, const char *id)
+{
+    for (size_t i = 0; i < h->n_headings; i++)
+        if (strcmp(h->headings[i].id, id) == 0)
+            return true;
+    return false;
+}
+
+/* Makes the unique id from hint into buf (ID_MAX bytes) and records it
+ * with level and text. */
+static void record_id(sb_html_page *h, int level, const char *hint, const char *text, char *buf)
+{
+    /* 80 characters of hint, room for "-NNNN" after. */
+    size_t n = 0;
+    for (const char *p = hint ? hint : ""; *p && n < 80; p++) {
+        char ch = *p;
+        bool keep = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                    (ch >= '0' && ch <= '9') || ch == '-' || ch == '_';
+        buf[n++] = keep ? ch : '-';
+    }
+    if (n == 0) {
+        memcpy(buf, "section", 7);
+        n = 7;
+    }
+    buf[n] = '\0';
+    for (unsigned k = 2; id_taken(h, buf) && k < 10000; k++)
+        snprintf(buf + n, ID_MAX - n, "-%u", k);
+    if (h->n_headings == h->cap_headings) {
+        size_t cap = h->cap_headings ? 2 * h->cap_headings : 16;
+        sb_html_heading_rec *v = realloc(h->headings, cap * sizeof *v);
+        if (!v) {
+            sb_html_oom(h);
+            return;
+        }
+        h->headings = v;
+        h->cap_headings = cap;
+    }
+    sb_html_heading_rec *r = &h->headings[h->n_headings];
+    *r = (sb_html_heading_rec){ level, strdup(buf), strdup(text ? text : "") };
+    if (!r->id || !r->text) {
+        free(r->id);
+        free(r->text);
+        sb_html_oom(h);
+        return;
+    }
+    h->n_headings++;
+    if (h->in_results)
+        h->result_headings++;
+}
+
+void sb_html_heading(sb_html_page *h, int level, const char *id_hint, const char *text)
+{
+    char id[ID_MAX];
+    record_id(h, level, id_hint, text, id);
+    sb_sink *s = sb_html_out(h);
+    sb_sink_printf(s, "<h%d id=\"%s\">", level, id);
+    sb_html_esc(h, text);
+    sb_sink_printf(s, "</h%d>\n", level);
+}
+
+char *sb_html_anchor(sb_html_page *h, const char *id_hint, const char *text, char *buf, size_t len)
+{
+    char id[ID_MAX];
+    record_id(h, 3, id_hint, text, id);
+    snprintf(buf, len, "%s", id);
+    return buf;
+}
+
+/* The table of contents: every heading, parts nested under their
+ * section, each a link to its id. */
+static void toc(sb_html_page *h)
+{
+    sb_sink *s = sb_html_out(h);
+    sb_sink_puts(s, "<nav class=\"toc\" aria-label=\"Contents\"><p class=\"toc-head\">Contents"
+                    "</p>\n<ol>\n");
+    bool in_section = false, in_parts = false;
+    for (size_t i = 0; i < h->n_headings; i++) {
+        const sb_html_heading_rec *r = &h->headings[i];
+        bool part = r->level > 2 && in_section;
+        if (!part) {
+            if (in_parts)
+                sb_sink_puts(s, "</ol>");
+            if (in_section)
+                sb_sink_puts(s, "</li>\n");
+            in_parts = false;
+        } else if (!in_parts) {
+            sb_sink_puts(s, "\n<ol>\n");
+            in_parts = true;
+        }
+        sb_sink_printf(s, "<li><a href=\"#%s\">", r->id);
+        sb_html_esc(h, r->text);
+        sb_sink_puts(s, "</a>");
+        if (part) {
+            sb_sink_puts(s, "</li>\n");
+        } else {
+            in_section = true;
+        }
+    }
+    if (in_parts)
+        sb_sink_puts(s, "</ol>");
+    if (in_section)
+        sb_sink_puts(s, "</li>\n");
+    sb_sink_puts(s, "</ol>\n</nav>\n");
 }
 
 /* The sink a chart goes to, and whether it stands alone. */
@@ -230,20 +343,32 @@ void sb_html_diff_cell(sb_html_page *h, double base, double v)
         sb_sink_puts(sb_html_out(h), "<td></td>");
 }
 
+void sb_html_swatch(sb_html_page *h, size_t colour)
+{
+    sb_sink_printf(sb_html_out(h), "<span class=\"sw s%zu\" style=\"background:%s\"></span>",
+                   colour % SB_SVG_PALETTE_SIZE, sb_svg_colour(colour));
+}
+
 void sb_html_name_cell(sb_html_page *h, const sb_html_col *c)
 {
-    sb_sink_printf(sb_html_out(h),
-                   "<td class=\"l\"><span class=\"sw\" style=\"background:%s\"></span>",
-                   sb_svg_colour(c->index));
+    sb_sink_puts(sb_html_out(h), "<td class=\"l\">");
+    sb_html_swatch(h, c->index);
     sb_html_esc(h, c->name);
     sb_sink_puts(sb_html_out(h), "</td>");
 }
 
 /* ---- the head of the page -------------------------------------------------------- */
 
+/* The page's style: light by default; dark where the reader's system asks
+ * for it (screens only: paper is white); for print, no backgrounds, the
+ * charts and tables kept whole on a page, the links (the contents, the
+ * charts' CSV) left out. The charts' colours are attributes (report_svg.h),
+ * which these rules override: the dark background, light text, grid and
+ * axes, and the palette's black as light grey (the other six colours keep
+ * a contrast of at least 3:1 against the dark background, 3.4 for blue). */
 static const char css[] =
     "body{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif;color:#222;"
-    "margin:0 auto;max-width:62rem;padding:0 .8rem 2rem;line-height:1.4}"
+    "background:#fff;margin:0 auto;max-width:62rem;padding:0 .8rem 2rem;line-height:1.4}"
     "h1{font-size:1.5rem;margin:1rem 0 .2rem}h2{font-size:1.25rem;margin-top:2rem;"
     "border-bottom:1px solid #ccc}h3{font-size:1.05rem}"
     ".meta{color:#555;margin-top:0}.scroll{overflow-x:auto;-webkit-overflow-scrolling:touch}"
@@ -253,7 +378,26 @@ static const char css[] =
     "td.wrap{white-space:normal;text-align:left;min-width:12rem}td.na{color:#999}"
     "td.diff{color:#555}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.35em;"
     "border-radius:2px}figure{margin:1rem 0}svg.chart{display:block;width:100%;height:auto;"
-    "max-width:640px}.note{color:#555;font-size:.85rem}";
+    "max-width:640px}.note{color:#555;font-size:.85rem}a{color:#0b5cad}"
+    "figcaption.data{font-size:.8rem;color:#555;margin-top:.15rem}"
+    "nav.toc{border:1px solid #ccc;border-radius:4px;padding:.3rem .9rem;margin:1rem 0;"
+    "font-size:.9rem;max-width:40rem}nav.toc ol{margin:.2rem 0;padding-left:1.3rem}"
+    ".toc-head{font-weight:bold;margin:.2rem 0}"
+    "@media screen and (prefers-color-scheme: dark){:root{color-scheme:dark}"
+    "body{background:#121212;color:#ddd}h2{border-bottom-color:#444}"
+    "th,td{border-color:#444}th{background:#1f1f1f}"
+    ".meta,.note,td.diff,figcaption.data{color:#aaa}td.na{color:#777}a{color:#8cc4ff}"
+    "nav.toc{border-color:#444}svg.chart .bg{fill:#181818}svg.chart text{fill:#ddd}"
+    "svg.chart text.mark{fill:#bbb}svg.chart .grid{stroke:#3c3c3c}"
+    "svg.chart .grid.minor{stroke:#2a2a2a}svg.chart .axis{stroke:#bbb}"
+    "svg.chart .s6{fill:#ddd}svg.chart .s6 polyline,svg.chart line.s6{stroke:#ddd}"
+    ".sw.s6{background:#ddd!important}}"
+    "@media print{body{max-width:none;padding:0;color:#000;background:#fff;font-size:10pt}"
+    "h2,h3{break-after:avoid;page-break-after:avoid}"
+    "figure,svg.chart,table,tr,nav.toc{break-inside:avoid;page-break-inside:avoid}"
+    ".scroll{overflow:visible}th{background:none}nav.toc,figcaption.data{display:none}"
+    "details summary{list-style:none}"
+    "details::details-content{content-visibility:visible;display:block}}";
 
 static void page_head(sb_html_page *h, const sb_compare_run *runs, size_t n, const sb_html_opts *o)
 {
@@ -282,7 +426,8 @@ static void page_head(sb_html_page *h, const sb_compare_run *runs, size_t n, con
 static void runs_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
 {
     sb_sink *s = sb_html_out(h);
-    sb_sink_puts(s, "<h2 id=\"runs\">Runs</h2>\n<div class=\"scroll\"><table>\n<tr><th>run</th>"
+    sb_html_heading(h, 2, "runs", "Runs");
+    sb_sink_puts(s, "<div class=\"scroll\"><table>\n<tr><th>run</th>"
                     "<th class=\"l\">started (UTC)</th><th class=\"l\">tool</th>"
                     "<th class=\"l\">host</th><th class=\"l\">labels</th>"
                     "<th class=\"l\">command</th><th>elapsed (s)</th></tr>\n");
@@ -291,7 +436,12 @@ static void runs_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
         char when[64];
         sb_report_utc(r->started_unix, when, sizeof when);
         const char *host = sb_kvs_get(&r->host, "hostname");
-        sb_sink_printf(s, "<tr><td>%lld</td><td class=\"l\">", (long long)runs[i].id);
+        char hint[32], text[128], id[ID_MAX];
+        snprintf(hint, sizeof hint, "run-%lld", (long long)runs[i].id);
+        snprintf(text, sizeof text, "run %lld, %s%s%s", (long long)runs[i].id, when,
+                 host && *host ? ", " : "", host && *host ? host : "");
+        sb_html_anchor(h, hint, text, id, sizeof id);
+        sb_sink_printf(s, "<tr id=\"%s\"><td>%lld</td><td class=\"l\">", id, (long long)runs[i].id);
         sb_html_esc(h, when);
         sb_sink_puts(s, "</td><td class=\"l\">");
         sb_html_esc(h, r->tool);
@@ -375,7 +525,7 @@ static void hosts_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
             heads[i] = names[i];
             lists[i] = &runs[i].run->host;
         }
-        sb_sink_puts(sb_html_out(h), "<h2 id=\"hosts\">Hosts</h2>\n");
+        sb_html_heading(h, 2, "hosts", "Hosts");
         kvs_side_by_side(h, heads, lists, n);
     }
     free(heads);
@@ -403,7 +553,7 @@ static void targets_table(sb_html_page *h)
     if (!ok) {
         sb_html_oom(h);
     } else {
-        sb_sink_puts(sb_html_out(h), "<h2 id=\"targets\">Targets and devices</h2>\n");
+        sb_html_heading(h, 2, "targets", "Targets and devices");
         kvs_side_by_side(h, heads, lists, h->n_cols);
     }
     for (size_t i = 0; own && i < h->n_cols; i++) {
@@ -466,13 +616,22 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
                        .list = fmt == SB_HTML_CHART_LIST,
                        .want = opts->chart ? opts->chart : 1,
                        .ro = { .si = opts->si } };
+    /* The page's body is written to a buffer first: the table of contents
+     * at its top lists the headings the sections write. */
+    sb_buf body = { 0 };
+    sb_sink body_sink;
+    sb_sink_init_buf(&body_sink, &body);
+    bool page = !h.svg_only && !h.list;
     sb_status st = build_cols(&h, runs, n, err);
     if (st != SB_OK)
         goto out;
     page_head(&h, runs, n, opts);
+    if (page)
+        h.out = &body_sink;
     runs_table(&h, runs, n);
     hosts_table(&h, runs, n);
     targets_table(&h);
+    h.in_results = true;
     sb_html_strs kinds = { 0 };
     for (size_t c = 0; c < h.n_cols; c++)
         for (size_t k = 0; k < h.cols[c].t->n_tests; k++) {
@@ -496,6 +655,14 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
     }
     free(kinds.v);
     sb_sink_puts(sb_html_out(&h), "</body>\n</html>\n");
+    if (page) {
+        h.out = sink;
+        if (body_sink.failed_errno)
+            sb_sink_fail(sink, body_sink.failed_errno);
+        if (h.result_headings >= SB_HTML_TOC_MIN)
+            toc(&h);
+        sb_sink_write(sink, body.data ? body.data : "", body.len);
+    }
     if (h.list) {
         if (!h.charts) {
             st = sb_error_set(err, SB_E_INVALID, 0, "the runs give no chart to draw");
@@ -511,6 +678,12 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
     }
     st = sb_sink_status(sink, err);
 out:
+    for (size_t i = 0; i < h.n_headings; i++) {
+        free(h.headings[i].id);
+        free(h.headings[i].text);
+    }
+    free(h.headings);
+    sb_buf_free(&body);
     for (size_t c = 0; c < h.n_cols; c++)
         free(h.cols[c].name);
     free(h.cols);

@@ -10,12 +10,52 @@
 #include <string.h>
 
 #include "report/report_html.h"
+#include "storbench/result_kinds.h"
 
 /* ---- grouped bars for one kind ---------------------------------------------------- */
 
+/* Whether bonnie test t ended too fast to measure: bonnie++ wrote "+++++"
+ * (an import keeps that as a note and no value) or, run here, it took less
+ * than bonnie++'s 0.5 s (its rate is then a number bonnie++ would not
+ * print, ~550,000 files/s from a cache). */
+static bool too_fast(const sb_test *t)
+{
+    if (!t || !sb_html_of_kind(t, "bonnie"))
+        return false;
+    const char *note = sb_kvs_get(&t->params, "note");
+    if (note && strstr(note, "too fast"))
+        return true;
+    double secs = sb_html_value(t, "elapsed");
+    return t->complete && isfinite(secs) && secs < SB_BONNIE_MIN_TIME_S;
+}
+
+/* What a bar of test t's metric (or alt_metric) stands for when it cannot
+ * be drawn: "too fast" (to measure), "not measured" (the test never ran,
+ * or holds the metric without a value) or "incomplete" (an interruption or
+ * an error cut it short: a value over the part done is not the test's); *v
+ * is then NaN. NULL, *v untouched, when the bar is drawn, when t was not
+ * run (NULL) and when t does not measure that metric at all. */
+static const char *bar_mark(const sb_test *t, const char *metric, const char *alt_metric, double *v)
+{
+    const char *mark = NULL;
+    if (!t)
+        return NULL;
+    bool held =
+        sb_test_measurement(t, metric) || (alt_metric && sb_test_measurement(t, alt_metric));
+    if (too_fast(t))
+        mark = "too fast";
+    else if (!isfinite(*v) && (held || !sb_test_measured(t)))
+        mark = "not measured";
+    else if (isfinite(*v) && !t->complete)
+        mark = "incomplete";
+    if (mark)
+        *v = NAN;
+    return mark;
+}
+
 /* Bars of metric for the tests named groups[0..n_groups) of the columns
  * that hold kind; the values divided by scale. Nothing when no column has
- * the metric. */
+ * the metric (nor a mark where it would be). */
 static void bars_chart(sb_html_page *h, const char *kind, const char *const *groups,
                        size_t n_groups, const char *metric, const char *alt_metric, double scale,
                        const char *title, const char *y_label, const char *y_unit)
@@ -23,7 +63,8 @@ static void bars_chart(sb_html_page *h, const char *kind, const char *const *gro
     const char **names = calloc(h->n_cols, sizeof *names);
     size_t *colours = calloc(h->n_cols, sizeof *colours);
     double *v = calloc(n_groups * h->n_cols + 1, sizeof *v);
-    if (!names || !colours || !v) {
+    const char **marks = calloc(n_groups * h->n_cols + 1, sizeof *marks);
+    if (!names || !colours || !v || !marks) {
         sb_html_oom(h);
         goto out;
     }
@@ -45,22 +86,25 @@ static void bars_chart(sb_html_page *h, const char *kind, const char *const *gro
             double x = sb_html_value(t, metric);
             if (!isfinite(x) && alt_metric)
                 x = sb_html_value(t, alt_metric);
-            v[g * n_series + s] = x / scale;
             any |= isfinite(x);
+            size_t at = g * n_series + s;
+            marks[at] = bar_mark(t, metric, alt_metric, &x);
+            v[at] = x / scale;
             s++;
         }
     }
+    /* A chart only of marks would be a chart of nothing: the metric is
+     * not one this kind measures. */
     if (!any)
         goto out;
     sb_svg_chart ch = { .title = title, .x_label = "test", .y_label = y_label, .y_unit = y_unit };
-    sb_svg_bars b = { groups, n_groups, names, n_series, v, colours };
-    sb_sink *cs = sb_html_chart_begin(h, &ch);
-    sb_svg_bars_draw(cs, &ch, &b);
-    sb_html_chart_end(h);
+    sb_svg_bars b = { groups, n_groups, names, n_series, v, colours, marks };
+    sb_html_bars_chart(h, &ch, &b);
 out:
     free(names);
     free(colours);
     free(v);
+    free(marks);
 }
 
 /* The display unit of a latency metric: µs, or ms when values reach 10 ms. */
@@ -106,11 +150,9 @@ void sb_html_generic_section(sb_html_page *h, const char *kind)
             if (sb_html_of_kind(&h->cols[c].t->tests[k], kind) &&
                 !sb_html_strs_add(&names, h->cols[c].t->tests[k].name))
                 sb_html_oom(h);
-    sb_sink_printf(sb_html_out(h), "<h2 id=\"kind-");
-    sb_html_esc(h, kind);
-    sb_sink_puts(sb_html_out(h), "\">");
-    sb_html_esc(h, kind);
-    sb_sink_puts(sb_html_out(h), "</h2>\n");
+    char id[96];
+    snprintf(id, sizeof id, "kind-%s", kind);
+    sb_html_heading(h, 2, id, kind);
     char title[128];
     snprintf(title, sizeof title, "%s: throughput", kind);
     bars_chart(h, kind, names.v, names.n, "throughput", NULL, sb_html_rate_unit(h), title,
@@ -224,7 +266,6 @@ static void bonnie_latency(sb_html_page *h, const sb_test *t)
 static void bonnie_pair(sb_html_page *h, const sb_test *t, double scale, int prec)
 {
     sb_sink *s = sb_html_out(h);
-    const char *note = t ? sb_kvs_get(&t->params, "note") : NULL;
     double v = sb_html_value(t, "throughput");
     if (!isfinite(v))
         v = sb_html_value(t, "ops");
@@ -233,14 +274,16 @@ static void bonnie_pair(sb_html_page *h, const sb_test *t, double scale, int pre
         sb_sink_puts(s, "<td></td><td></td>");
         return;
     }
-    if (isfinite(v))
+    /* bonnie++ prints no number for a test under 0.5 s: neither do we. */
+    bool fast = too_fast(t);
+    if (isfinite(v) && !fast)
         sb_sink_printf(s, "<td>%.*f</td>", prec, v / scale);
     else
-        sb_sink_puts(s, note && strstr(note, "too fast") ? "<td>+++++</td>" : "<td></td>");
-    if (isfinite(cpu))
+        sb_sink_puts(s, fast ? "<td>+++++</td>" : "<td></td>");
+    if (isfinite(cpu) && !fast)
         sb_sink_printf(s, "<td>%.0f</td>", cpu);
     else
-        sb_sink_puts(s, note && strstr(note, "too fast") ? "<td>+++</td>" : "<td></td>");
+        sb_sink_puts(s, fast ? "<td>+++</td>" : "<td></td>");
 }
 
 static const char *bonnie_info(const sb_html_col *c, const char *key)
@@ -252,10 +295,26 @@ static const char *bonnie_info(const sb_html_col *c, const char *key)
     return v;
 }
 
+/* The Size cell as bonnie++ prints it: "64M", "2G". A run made here keeps
+ * the size in bytes ("67108864"): whole MiB in M or G as bonnie++ writes
+ * them, another size in bytes or k so that it is never rounded; an
+ * imported size is bonnie++'s own text, kept. Returns buf or s. */
+static const char *bonnie_size(const char *s, char *buf, size_t len)
+{
+    if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 19)
+        return s;
+    uint64_t n = strtoull(s, NULL, 10);
+    if (n && n % (UINT64_C(1) << 20) == 0)
+        sb_report_print_size(buf, len, n >> 20, "MG");
+    else
+        sb_report_print_size(buf, len, n, " kMG");
+    return buf;
+}
+
 void sb_html_bonnie_section(sb_html_page *h)
 {
     sb_sink *s = sb_html_out(h);
-    sb_sink_puts(s, "<h2 id=\"bonnie\">bonnie</h2>\n");
+    sb_html_heading(h, 2, "bonnie", "bonnie");
     sb_sink_printf(
         s,
         "<div class=\"scroll\"><table class=\"bonnie\">\n<tr><th colspan=\"2\"></th>"
@@ -281,11 +340,11 @@ void sb_html_bonnie_section(sb_html_page *h)
         const char *size = bonnie_info(cl, "file_size");
         const char *files = bonnie_info(cl, "num_files");
         sb_sink_puts(s, "<tr><td class=\"l\" rowspan=\"2\">");
-        sb_sink_printf(s, "<span class=\"sw\" style=\"background:%s\"></span>",
-                       sb_svg_colour(cl->index));
+        sb_html_swatch(h, cl->index);
         sb_html_esc(h, cl->name);
         sb_sink_puts(s, "</td><td>");
-        sb_html_esc(h, size ? size : "");
+        char sz[32];
+        sb_html_esc(h, size ? bonnie_size(size, sz, sizeof sz) : "");
         sb_sink_puts(s, "</td>");
         for (int i = 0; i < 5; i++)
             bonnie_pair(h, sb_html_find_test(cl, "bonnie", bonnie_io[i]), sb_html_rate_unit(h), 1);

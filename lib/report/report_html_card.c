@@ -90,9 +90,10 @@ static void cliff_chart(sb_html_page *h, const sb_html_col *c, const sb_test *t)
                  strcmp(verdict, "found") == 0 ? "cliff" : verdict, at / MIB);
         s[ns++] = (sb_svg_series){ names[2], mx, my, NULL, 2, c->index + 2 };
     }
-    char title[160];
+    char title[160], id[64];
     snprintf(title, sizeof title, "card: write rate against bytes written, %s", c->name);
-    sb_html_throughput_lines(h, title, "written", "MiB", SB_SVG_X_LINEAR, s, ns);
+    snprintf(id, sizeof id, "card-cliff-run%lld", (long long)c->run_id);
+    sb_html_throughput_lines(h, id, title, "written", "MiB", SB_SVG_X_LINEAR, s, ns);
 out:
     for (size_t k = 0; k < 2; k++) {
         free(x[k]);
@@ -146,8 +147,9 @@ void sb_html_card_section(sb_html_page *h)
         any = cliff_test(&h->cols[c]) != NULL;
     if (!any)
         return;
+    sb_html_heading(h, 2, "card-cliff", "card: write cliff");
     sb_sink_puts(sb_html_out(h),
-                 "<h2 id=\"card-cliff\">card: write cliff</h2>\n<p class=\"note\">The write "
+                 "<p class=\"note\">The write "
                  "rate of a sequential, direct write, made durable every sample, against the "
                  "bytes written: where it falls for good a write cache (a card's SLC area) is "
                  "full; the second line is the same write after an idle pause; \xC2\xB1 is the "

@@ -29,8 +29,8 @@ static double sample(const sb_measurement *m, size_t i)
 void sb_html_fleet_section(sb_html_page *h)
 {
     sb_sink *s = sb_html_out(h);
-    sb_sink_puts(s, "<h2 id=\"kind-fleet\">Many hosts at once</h2>\n"
-                    "<p>Each test began on every host at one start line. A host's rate is its "
+    sb_html_heading(h, 2, "kind-fleet", "Many hosts at once");
+    sb_sink_puts(s, "<p>Each test began on every host at one start line. A host's rate is its "
                     "bytes over its own test time; the aggregate is all bytes over the time "
                     "from the first start to the last end, as IOR computes it.</p>\n");
     for (size_t c = 0; c < h->n_cols; c++) {
@@ -39,8 +39,12 @@ void sb_html_fleet_section(sb_html_page *h)
             continue;
         const char *ranks = sb_kvs_get(&col->run->host, "fleet.ranks");
         size_t n = ranks ? strtoull(ranks, NULL, 10) : 0;
-        if (h->several_runs)
-            sb_sink_printf(s, "<h3>run %lld</h3>\n", (long long)col->run_id);
+        if (h->several_runs) {
+            char id[48], text[48];
+            snprintf(id, sizeof id, "fleet-run%lld", (long long)col->run_id);
+            snprintf(text, sizeof text, "run %lld", (long long)col->run_id);
+            sb_html_heading(h, 3, id, text);
+        }
         sb_sink_printf(s,
                        "<div class=\"scroll\"><table>\n<tr><th class=\"l\">test</th>"
                        "<th class=\"l\">host</th><th>%s</th><th>time (s)</th>"

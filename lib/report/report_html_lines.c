@@ -14,9 +14,9 @@
 
 #define GIB 1073741824.0
 
-void sb_html_throughput_lines(sb_html_page *h, const char *title, const char *x_label,
-                              const char *x_unit, sb_svg_xscale xscale, const sb_svg_series *series,
-                              size_t n)
+void sb_html_throughput_lines(sb_html_page *h, const char *id, const char *title,
+                              const char *x_label, const char *x_unit, sb_svg_xscale xscale,
+                              const sb_svg_series *series, size_t n)
 {
     sb_svg_chart ch = { .title = title,
                         .x_label = x_label,
@@ -24,12 +24,8 @@ void sb_html_throughput_lines(sb_html_page *h, const char *title, const char *x_
                         .y_label = "throughput",
                         .y_unit = sb_html_rate_name(h),
                         .xscale = xscale };
-    sb_sink_puts(sb_html_out(h), "<h3>");
-    sb_html_esc(h, title);
-    sb_sink_puts(sb_html_out(h), "</h3>\n");
-    sb_sink *cs = sb_html_chart_begin(h, &ch);
-    sb_svg_lines(cs, &ch, series, n);
-    sb_html_chart_end(h);
+    sb_html_heading(h, 3, id, title);
+    sb_html_lines_chart(h, &ch, series, n);
 }
 
 /* ---- sweep ------------------------------------------------------------------------ */
@@ -127,17 +123,17 @@ static void sweep_direction(sb_html_page *h, const char *dir)
                                             h->cols[c].index };
         n_series++;
     }
-    char title[64];
+    char title[64], id[64];
     snprintf(title, sizeof title, "Sweep: %s throughput per block size", dir);
-    sb_html_throughput_lines(h, title, "block size", NULL, SB_SVG_X_LOG2_BYTES, series, n_series);
+    snprintf(id, sizeof id, "sweep-%s", dir);
+    sb_html_throughput_lines(h, id, title, "block size", NULL, SB_SVG_X_LOG2_BYTES, series,
+                             n_series);
 
     sb_sink *s = sb_html_out(h);
     sb_sink_printf(s, "<div class=\"scroll\"><table>\n<tr><th class=\"l\">block size</th>");
     for (size_t k = 0; k < n_series; k++) {
-        sb_sink_printf(s,
-                       "<th class=\"l\" colspan=\"%d\"><span class=\"sw\" "
-                       "style=\"background:%s\"></span>",
-                       k ? 3 : 2, sb_svg_colour(series[k].colour));
+        sb_sink_printf(s, "<th class=\"l\" colspan=\"%d\">", k ? 3 : 2);
+        sb_html_swatch(h, series[k].colour);
         sb_html_esc(h, series[k].name);
         sb_sink_puts(s, "</th>");
     }
@@ -186,12 +182,14 @@ static const char *direction(const sb_test *t)
     return d || !sb_html_of_kind(t, "zcav") ? d : t->name;
 }
 
-/* The section of kind: its title and note, then a chart and table per
- * direction (draw), in the order the directions are first met. */
-static void by_direction(sb_html_page *h, const char *kind, const char *head,
-                         void (*draw)(sb_html_page *h, const char *dir))
+/* The section of kind: its heading (id and title) and note, then a chart
+ * and table per direction (draw), in the order the directions are first
+ * met. */
+static void by_direction(sb_html_page *h, const char *kind, const char *id, const char *title,
+                         const char *note, void (*draw)(sb_html_page *h, const char *dir))
 {
-    sb_sink_puts(sb_html_out(h), head);
+    sb_html_heading(h, 2, id, title);
+    sb_sink_puts(sb_html_out(h), note);
     sb_html_strs dirs = { 0 };
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
@@ -207,8 +205,8 @@ static void by_direction(sb_html_page *h, const char *kind, const char *head,
 
 void sb_html_sweep_section(sb_html_page *h)
 {
-    by_direction(h, "sweep",
-                 "<h2 id=\"sweep\">Sweep</h2>\n<p class=\"note\">Throughput of one "
+    by_direction(h, "sweep", "sweep", "Sweep",
+                 "<p class=\"note\">Throughput of one "
                  "write() or read() per block, data made durable (writes) and read "
                  "cold (reads); \xC2\xB1 is the 95% confidence half-width; * marks an "
                  "incomplete point.</p>\n",
@@ -272,9 +270,10 @@ static void zcav_direction(sb_html_page *h, const char *dir)
     }
     if (n == 0)
         goto out;
-    char title[64];
+    char title[64], id[64];
     snprintf(title, sizeof title, "zcav: %s throughput against offset", dir);
-    sb_html_throughput_lines(h, title, "offset", "GiB", SB_SVG_X_LINEAR, series, n);
+    snprintf(id, sizeof id, "zcav-%s", dir);
+    sb_html_throughput_lines(h, id, title, "offset", "GiB", SB_SVG_X_LINEAR, series, n);
     sb_sink *s = sb_html_out(h);
     sb_sink_printf(s,
                    "<div class=\"scroll\"><table>\n<tr><th class=\"l\">target</th>"
@@ -288,10 +287,8 @@ static void zcav_direction(sb_html_page *h, const char *dir)
             hi = fmax(hi, series[k].y[i]);
         }
         const char *passes = sb_kvs_get(&tests[k]->params, "passes");
-        sb_sink_printf(s,
-                       "<tr><td class=\"l\"><span class=\"sw\" style=\"background:%s\">"
-                       "</span>",
-                       sb_svg_colour(series[k].colour));
+        sb_sink_puts(s, "<tr><td class=\"l\">");
+        sb_html_swatch(h, series[k].colour);
         sb_html_esc(h, series[k].name);
         sb_sink_printf(s, "%s</td><td>%zu</td><td>", tests[k]->complete ? "" : " *", series[k].n);
         sb_html_esc(h, passes ? passes : "1");
@@ -317,8 +314,8 @@ out:
 
 void sb_html_zcav_section(sb_html_page *h)
 {
-    by_direction(h, "zcav",
-                 "<h2 id=\"zcav\">zcav</h2>\n<p class=\"note\">Throughput of each "
+    by_direction(h, "zcav", "zcav", "zcav",
+                 "<p class=\"note\">Throughput of each "
                  "block against its offset: zones of a disk, speed classes of a card, "
                  "a device that slows down as it warms up; * marks an incomplete "
                  "scan.</p>\n",

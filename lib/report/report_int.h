@@ -113,6 +113,12 @@ const sb_test *sb_report_next_test(sb_report_iter *it);
 SB_MUST_CHECK sb_status sb_report_parse_name(const char *s, const char *const *names, size_t n,
                                              const char *what, int *out, sb_error *err);
 
+/* A size as bonnie++ prints it (its print_size): n in the first of units,
+ * divided by 1024 while it divides and a larger unit exists; a space as
+ * a unit prints the bare number. ("MG": 64 -> "64M", 2048 -> "2G"; " km":
+ * 8192 -> "8k"; " kMG": 1536 -> "1536"). report_bonnie.c. */
+void sb_report_print_size(char *buf, size_t len, uint64_t n, const char *units);
+
 /* A latency in ns for a table cell: "8.5us", "812us", "2.10ms", "12.3ms",
  * "1.20s"; "-" when 0 or less. */
 void sb_report_fmt_ns(double ns, char *buf, size_t len);

@@ -99,6 +99,54 @@ void sb_svg_log2_range(double lo, double hi, int *e_lo, int *e_hi)
         (*e_hi)++;
 }
 
+void sb_svg_range_add(sb_svg_range *r, double v)
+{
+    if (!isfinite(v))
+        return;
+    if (v <= 0) {
+        r->non_pos = true;
+    } else {
+        r->min_pos = r->n_pos ? fmin(r->min_pos, v) : v;
+        r->n_pos++;
+    }
+    r->max = fmax(r->max, v);
+}
+
+bool sb_svg_range_log(const sb_svg_range *r)
+{
+    return !r->non_pos && r->n_pos >= 2 && r->max / r->min_pos > SB_SVG_LOG_SPAN;
+}
+
+void sb_svg_log10_range(double lo, double hi, int *e_lo, int *e_hi)
+{
+    if (!(lo > 0) || !isfinite(lo))
+        lo = 1;
+    if (!(hi > 0) || !isfinite(hi))
+        hi = lo;
+    if (hi < lo) {
+        double t = lo;
+        lo = hi;
+        hi = t;
+    }
+    /* The tolerance keeps an exact power of ten (1000, read back as
+     * 2.9999999999999996 by log10) on its own tick. */
+    *e_lo = (int)floor(log10(lo) + 1e-9);
+    *e_hi = (int)ceil(log10(hi) - 1e-9);
+    if (*e_hi == *e_lo)
+        (*e_hi)++;
+}
+
+char *sb_svg_log_label(int e, char *buf, size_t len)
+{
+    if (e >= 0 && e <= 6)
+        snprintf(buf, len, "%.0f", pow(10, e));
+    else if (e < 0 && e >= -3)
+        snprintf(buf, len, "%.*f", -e, pow(10, e));
+    else
+        snprintf(buf, len, "1e%d", e);
+    return buf;
+}
+
 char *sb_svg_tick_label(double v, double step, char *buf, size_t len)
 {
     int dec = 0;
@@ -206,6 +254,7 @@ void sb_svg_escape(sb_sink *sink, const char *s)
 /* ---- the frame: title, y axis, legend ------------------------------------------ */
 
 typedef struct frame {
+    bool log; /* y on a log 10 axis: y_lo, y_hi are powers of ten */
     double y_lo, y_hi, y_step;
     size_t y_ticks;
     double height;
@@ -213,18 +262,26 @@ typedef struct frame {
 
 static double y_px(const frame *f, double v)
 {
+    if (f->log)
+        /* Nothing at or below zero reaches a log axis (frame_init); the
+         * bottom is the safe answer should one ever come. */
+        return v > 0 ? MT + PH - (log10(v) - f->y_lo) / (f->y_hi - f->y_lo) * PH : MT + PH;
     return MT + PH - (v - f->y_lo) / (f->y_hi - f->y_lo) * PH;
 }
 
-/* "throughput (MiB/s)" */
-static void axis_title(sb_sink *s, const char *label, const char *unit)
+/* "throughput (MiB/s)", "throughput (MiB/s, log scale)" */
+static void axis_title(sb_sink *s, const char *label, const char *unit, bool log)
 {
     sb_svg_escape(s, label ? label : "");
-    if (unit && *unit) {
+    bool has_unit = unit && *unit;
+    if (has_unit || log)
         sb_sink_puts(s, " (");
+    if (has_unit)
         sb_svg_escape(s, unit);
+    if (log)
+        sb_sink_puts(s, has_unit ? ", log scale" : "log scale");
+    if (has_unit || log)
         sb_sink_puts(s, ")");
-    }
 }
 
 static void open_svg(sb_sink *s, const sb_svg_chart *c, const frame *f)
@@ -239,38 +296,55 @@ static void open_svg(sb_sink *s, const sb_svg_chart *c, const frame *f)
     sb_sink_puts(s, "<title>");
     sb_svg_escape(s, c->title);
     sb_sink_puts(s, "</title>\n");
-    sb_sink_printf(s, "<rect width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W, f->height);
+    sb_sink_printf(s, "<rect class=\"bg\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W,
+                   f->height);
     sb_sink_printf(s,
                    "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"14\" "
                    "font-weight=\"bold\">",
                    W / 2);
     sb_svg_escape(s, c->title);
     sb_sink_puts(s, "</text>\n");
-    /* Horizontal grid lines and y tick labels. */
-    sb_sink_puts(s, "<g class=\"y-axis\">\n");
+    /* Horizontal grid lines and y tick labels; on a log axis, fainter
+     * lines at 2 and 5 times each power of ten while they are far enough
+     * apart to help (up to six decades). */
+    sb_sink_printf(s, "<g class=\"y-axis%s\">\n", f->log ? " log" : "");
     for (size_t i = 0; i < f->y_ticks; i++) {
-        double v = f->y_lo + (double)i * f->y_step;
+        double v = f->log ? pow(10, f->y_lo + (double)i) : f->y_lo + (double)i * f->y_step;
         double y = y_px(f, v);
         char label[64];
+        if (f->log)
+            sb_svg_log_label((int)llround(f->y_lo) + (int)i, label, sizeof label);
+        else
+            sb_svg_tick_label(v, f->y_step, label, sizeof label);
         sb_sink_printf(s,
-                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#dddddd\"/>"
-                       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n",
-                       ML, y, W - MR, y, ML - 6, y + 4,
-                       sb_svg_tick_label(v, f->y_step, label, sizeof label));
+                       "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                       "stroke=\"#dddddd\"/><text x=\"%.1f\" y=\"%.1f\" "
+                       "text-anchor=\"end\">%s</text>\n",
+                       ML, y, W - MR, y, ML - 6, y + 4, label);
+        if (f->log && i + 1 < f->y_ticks && f->y_ticks <= 7)
+            for (int m = 2; m <= 5; m += 3) {
+                double ym = y_px(f, v * m);
+                sb_sink_printf(s,
+                               "<line class=\"grid minor\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                               "y2=\"%.1f\" stroke=\"#eeeeee\"/>\n",
+                               ML, ym, W - MR, ym);
+            }
     }
     sb_sink_printf(s,
                    "<text transform=\"rotate(-90)\" x=\"%.1f\" y=\"16\" "
                    "text-anchor=\"middle\">",
                    -(MT + PH / 2));
-    axis_title(s, c->y_label, c->y_unit);
+    axis_title(s, c->y_label, c->y_unit, f->log);
     sb_sink_puts(s, "</text>\n</g>\n");
 }
 
 /* The axis lines, drawn over the grid. */
 static void axis_lines(sb_sink *s)
 {
-    sb_sink_printf(s, "<path d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" stroke=\"#333333\"/>\n", ML,
-                   MT, MT + PH, W - MR);
+    sb_sink_printf(s,
+                   "<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" "
+                   "stroke=\"#333333\"/>\n",
+                   ML, MT, MT + PH, W - MR);
 }
 
 /* One row of the legend, under the plot: a line or a swatch in the
@@ -280,22 +354,42 @@ static void legend_row(sb_sink *s, size_t i, size_t colour, const char *name, bo
     double y = MT + PH + MB + 4 + (double)i * LEGEND_ROW;
     if (lines)
         sb_sink_printf(s,
-                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" "
-                       "stroke-width=\"2.5\"/>",
-                       ML, y + 6, ML + 22, y + 6, sb_svg_colour(colour));
+                       "<line class=\"s%zu\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                       "stroke=\"%s\" stroke-width=\"2.5\"/>",
+                       colour % SB_SVG_PALETTE_SIZE, ML, y + 6, ML + 22, y + 6,
+                       sb_svg_colour(colour));
     else
-        sb_sink_printf(s, "<rect x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"11\" fill=\"%s\"/>",
-                       ML, y + 1, sb_svg_colour(colour));
+        sb_sink_printf(s,
+                       "<rect class=\"s%zu\" x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"11\" "
+                       "fill=\"%s\"/>",
+                       colour % SB_SVG_PALETTE_SIZE, ML, y + 1, sb_svg_colour(colour));
     sb_sink_printf(s, "<text x=\"%.1f\" y=\"%.1f\">", ML + 30, y + 10);
     sb_svg_escape(s, name);
     sb_sink_puts(s, "</text>\n");
 }
 
-static void frame_init(frame *f, double y_max, size_t legend_rows)
+/* The y axis for the values r met: a log axis when sb_svg_range_log says
+ * so, else linear from 0 with nice ticks. */
+static void frame_init(frame *f, const sb_svg_range *r, size_t legend_rows)
 {
-    if (!(y_max > 0) || !isfinite(y_max))
-        y_max = 1;
-    f->y_ticks = sb_svg_nice_ticks(0, y_max, 5, &f->y_lo, &f->y_hi, &f->y_step);
+    f->log = sb_svg_range_log(r);
+    if (f->log) {
+        int e_lo, e_hi;
+        sb_svg_log10_range(r->min_pos, r->max, &e_lo, &e_hi);
+        /* The smallest value on the bottom line would be a bar of no
+         * height: a decade more below it. */
+        if (r->min_pos <= pow(10, e_lo) * (1 + 1e-9))
+            e_lo--;
+        f->y_lo = e_lo;
+        f->y_hi = e_hi;
+        f->y_step = 1;
+        f->y_ticks = (size_t)(e_hi - e_lo) + 1;
+    } else {
+        double y_max = r->max;
+        if (!(y_max > 0) || !isfinite(y_max))
+            y_max = 1;
+        f->y_ticks = sb_svg_nice_ticks(0, y_max, 5, &f->y_lo, &f->y_hi, &f->y_step);
+    }
     f->height = MT + PH + MB + 8 + (double)legend_rows * LEGEND_ROW;
 }
 
@@ -335,7 +429,8 @@ static void x_value_text(sb_sink *s, const sb_svg_chart *c, double v)
 
 void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *series, size_t n)
 {
-    double x_min = INFINITY, x_max = -INFINITY, y_max = 0;
+    double x_min = INFINITY, x_max = -INFINITY;
+    sb_svg_range yr = { 0 };
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < series[i].n; k++) {
             double x = series[i].x[k], y = series[i].y[k];
@@ -343,14 +438,14 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
                 continue;
             x_min = fmin(x_min, x);
             x_max = fmax(x_max, x);
-            y_max = fmax(y_max, y);
+            sb_svg_range_add(&yr, y);
         }
     if (!isfinite(x_min)) {
         x_min = c->xscale == SB_SVG_X_LOG2_BYTES ? 1 : 0;
         x_max = c->xscale == SB_SVG_X_LOG2_BYTES ? 2 : 1;
     }
     frame f;
-    frame_init(&f, y_max, n);
+    frame_init(&f, &yr, n);
     xaxis xa = { .scale = c->xscale };
     if (c->xscale == SB_SVG_X_LOG2_BYTES) {
         int e_lo, e_hi;
@@ -374,19 +469,20 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
         else
             sb_svg_tick_label(t, xa.step, label, sizeof label);
         sb_sink_printf(sink,
-                       "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\"/>"
-                       "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+                       "<line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                       "stroke=\"#333333\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
                        px, MT + PH, px, MT + PH + 4, px, MT + PH + 16, label);
     }
     sb_sink_printf(sink, "<text x=\"%.1f\" y=\"%.1f\">", ML + PW / 2, MT + PH + 36);
-    axis_title(sink, c->x_label, c->xscale == SB_SVG_X_LOG2_BYTES ? "bytes" : c->x_unit);
+    axis_title(sink, c->x_label, c->xscale == SB_SVG_X_LOG2_BYTES ? "bytes" : c->x_unit, false);
     sb_sink_puts(sink, "</text>\n</g>\n");
     axis_lines(sink);
 
     for (size_t i = 0; i < n; i++) {
         const sb_svg_series *sr = &series[i];
         const char *col = sb_svg_colour(sr->colour);
-        sb_sink_printf(sink, "<g class=\"series\" fill=\"%s\">\n", col);
+        sb_sink_printf(sink, "<g class=\"series s%zu\" fill=\"%s\">\n",
+                       sr->colour % SB_SVG_PALETTE_SIZE, col);
         /* One polyline per stretch without gaps. */
         bool open = false;
         for (size_t k = 0; k < sr->n; k++) {
@@ -438,12 +534,11 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
 
 void sb_svg_bars_draw(sb_sink *sink, const sb_svg_chart *c, const sb_svg_bars *b)
 {
-    double y_max = 0;
+    sb_svg_range yr = { 0 };
     for (size_t i = 0; i < b->n_groups * b->n_series; i++)
-        if (isfinite(b->v[i]))
-            y_max = fmax(y_max, b->v[i]);
+        sb_svg_range_add(&yr, b->v[i]);
     frame f;
-    frame_init(&f, y_max, b->n_series);
+    frame_init(&f, &yr, b->n_series);
     open_svg(sink, c, &f);
 
     double group_w = b->n_groups ? PW / (double)b->n_groups : PW;
@@ -478,17 +573,37 @@ void sb_svg_bars_draw(sb_sink *sink, const sb_svg_chart *c, const sb_svg_bars *b
         sb_sink_puts(sink, "</text>\n");
     }
     sb_sink_printf(sink, "<text x=\"%.1f\" y=\"%.1f\">", ML + PW / 2, MT + PH + 36);
-    axis_title(sink, c->x_label, NULL);
+    axis_title(sink, c->x_label, NULL, false);
     sb_sink_puts(sink, "</text>\n</g>\n");
 
     for (size_t s = 0; s < b->n_series; s++) {
-        sb_sink_printf(sink, "<g class=\"series\" fill=\"%s\">\n",
-                       sb_svg_colour(b->colours ? b->colours[s] : s));
+        size_t colour = b->colours ? b->colours[s] : s;
+        sb_sink_printf(sink, "<g class=\"series s%zu\" fill=\"%s\">\n",
+                       colour % SB_SVG_PALETTE_SIZE, sb_svg_colour(colour));
         for (size_t g = 0; g < b->n_groups; g++) {
             double v = b->v[g * b->n_series + s];
+            const char *mark = b->marks ? b->marks[g * b->n_series + s] : NULL;
+            double x = ML + (double)g * group_w + group_w * 0.1 + (double)s * bar_w;
+            if (!isfinite(v) && mark) {
+                /* No bar: the reason, written upwards from the axis in the
+                 * bar's place, whatever its width. */
+                double tx = x + bar_w / 2 + 4, ty = MT + PH - 4;
+                sb_sink_printf(sink,
+                               "<text class=\"mark\" fill=\"#555555\" font-size=\"10\" "
+                               "x=\"%.1f\" y=\"%.1f\" transform=\"rotate(-90 %.1f %.1f)\"><title>",
+                               tx, ty, tx, ty);
+                sb_svg_escape(sink, b->groups[g]);
+                sb_sink_puts(sink, ", ");
+                sb_svg_escape(sink, b->series[s]);
+                sb_sink_puts(sink, ": ");
+                sb_svg_escape(sink, mark);
+                sb_sink_puts(sink, "</title>");
+                sb_svg_escape(sink, mark);
+                sb_sink_puts(sink, "</text>\n");
+                continue;
+            }
             if (!isfinite(v))
                 continue;
-            double x = ML + (double)g * group_w + group_w * 0.1 + (double)s * bar_w;
             double y0 = y_px(&f, 0), y1 = y_px(&f, v < 0 ? 0 : v);
             sb_sink_printf(sink,
                            "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>", x,

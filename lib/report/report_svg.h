@@ -9,15 +9,25 @@
  *
  *   lines  y against x, one polyline per series with a dot per point; x
  *          linear (zcav: GiB) or log 2 (sweep: block sizes, labelled 8B ..
- *          1M); y linear from 0.
+ *          1M).
  *   bars   grouped bars: one group per category (a test), one bar per
- *          series (a run or a target) inside it; y linear from 0.
+ *          series (a run or a target) inside it; a value that could not
+ *          be measured is a note in the bar's place, never a bar.
+ *
+ * y is linear from 0, or logarithmic (ticks at 1, 10, 100, ..., the axis
+ * title saying "log scale") when the values span more than two decades
+ * and none is zero or negative (sb_svg_range_log).
  *
  * Every point and bar carries a <title> with its exact value, which a
  * browser shows on hover (or a long press on a phone). The SVG has a
  * viewBox and no fixed size, so it scales to the page. Strings are escaped
  * for XML here; callers pass raw text. Drawing is deterministic: the same
  * data give the same bytes.
+ *
+ * The colours are attributes, so a chart saved on its own looks the same
+ * anywhere; classes name the parts the page's stylesheet recolours for a
+ * dark screen: "bg" (the background), "grid", "axis", "mark", every text,
+ * and "sN" on the items of palette colour N (the last, black, turns light).
  */
 #ifndef SB_REPORT_SVG_H
 #define SB_REPORT_SVG_H
@@ -66,6 +76,11 @@ typedef struct sb_svg_bars {
     size_t n_series;
     const double *v;       /* n_groups * n_series values, group-major; NaN: none */
     const size_t *colours; /* n_series palette indexes, or NULL: 0, 1, 2, ... */
+    /* NULL, or n_groups * n_series notes like v: where v is NaN and the
+     * note is not NULL ("too fast", "not measured") the note is written
+     * upwards in the bar's place, so that a value that could not be
+     * measured never looks like a small one, nor like a test not run. */
+    const char *const *marks;
 } sb_svg_bars;
 
 /* Draws grouped bars to sink (c->xscale and c->x_unit are not used). */
@@ -87,6 +102,36 @@ void sb_svg_log2_range(double lo, double hi, int *e_lo, int *e_hi);
 /* A tick label for a number on an axis with this step: no more decimals
  * than the step needs ("0", "2.5", "0.25"). Returns buf. */
 char *sb_svg_tick_label(double v, double step, char *buf, size_t len);
+
+/* The values of a chart's y axis, gathered with sb_svg_range_add (NaN and
+ * infinities are left out). Zero-initialise. */
+typedef struct sb_svg_range {
+    double min_pos; /* the smallest value > 0 (when n_pos > 0) */
+    double max;     /* the largest value, 0 when none is larger */
+    size_t n_pos;   /* values > 0 */
+    bool non_pos;   /* a value <= 0 was met */
+} sb_svg_range;
+
+/* A log axis when the positive values span more than this: two decades. */
+#define SB_SVG_LOG_SPAN 100.0
+
+void sb_svg_range_add(sb_svg_range *r, double v);
+
+/* Whether the y axis of these values is logarithmic (base 10): at least
+ * two values, max / min > SB_SVG_LOG_SPAN, and none at or below zero. A
+ * log axis cannot show zero or a negative value, and a chart that leaves a
+ * zero out looks as if it were not measured, so such a chart stays linear
+ * from 0 (a zero there is a bar of no height, as it should be). */
+bool sb_svg_range_log(const sb_svg_range *r);
+
+/* The powers of ten from the largest at or below lo to the smallest at or
+ * above hi, as exponents in *e_lo < *e_hi; values that are not > 0 read as
+ * 1. */
+void sb_svg_log10_range(double lo, double hi, int *e_lo, int *e_hi);
+
+/* A log axis' tick label for 10^e: "1", "10", .. "1000000", "0.1" ..
+ * "0.001", else "1e7", "1e-4". Returns buf. */
+char *sb_svg_log_label(int e, char *buf, size_t len);
 
 /* A tick label for 2^e bytes: "8B", "512B", "1K", "64K", "1M", "2G".
  * Returns buf. */

@@ -183,8 +183,8 @@ PY
 # ---- report ------------------------------------------------------------------
 # runs_in FILE: the run ids of a report's Runs table.
 runs_in() {
-    grep -oE '<tr><td>[0-9]+</td><td class="l">[0-9]{4}-' "$1" | grep -oE '[0-9]+' | awk 'NR % 2 == 1' |
-        tr '\n' ' '
+    grep -oE '<tr( id="run-[0-9]+")?><td>[0-9]+</td><td class="l">[0-9]{4}-' "$1" |
+        grep -oE '<td>[0-9]+</td>' | grep -oE '[0-9]+' | tr '\n' ' '
 }
 sb_run "$T/out/r_default" report --db "$DB"
 [[ $SB_RC -eq 0 ]] || bad "report: exit $SB_RC: $(cat "$T/out/r_default.stderr")"

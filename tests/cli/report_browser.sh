@@ -7,6 +7,8 @@
 #
 #   - take a screenshot that is not blank: many colours, among them the
 #     palette's first two (the first target's lines and bars);
+#   - take another with the system asking for dark mode (--force-dark-mode):
+#     mostly dark, the page's and the charts' dark backgrounds, no white;
 #   - hold the charts in its DOM (--dump-dom): an <svg> per chart, lines,
 #     dots and bars;
 #   - log no console message at all (the page has no script; a control
@@ -66,9 +68,14 @@ sb_run "$T/imp" results import --db "$DB" "$D/fio-3.33-two-jobs.json" \
 sb_run "$T/rep" report 2 1 3 4 --db "$DB" -o "$T/report.html"
 [[ $SB_RC -eq 0 ]] || sb_fail "report failed: $(cat "$T/rep.stderr")"
 
-browser "$T/shot.log" --window-size=900,3000 --screenshot="$T/shot.png" \
+browser "$T/shot.log" --window-size=900,4000 --screenshot="$T/shot.png" \
     "file://$T/report.html" >/dev/null ||
     sb_fail "chromium failed to take the screenshot (exit $?): $(tail -5 "$T/shot.log")"
+# The reader's system asking for dark: Chromium's --force-dark-mode makes
+# prefers-color-scheme match "dark" (checked with Chromium 156).
+browser "$T/dark.log" --force-dark-mode --window-size=900,4000 --screenshot="$T/dark.png" \
+    "file://$T/report.html" >/dev/null ||
+    sb_fail "chromium failed to take the dark screenshot (exit $?): $(tail -5 "$T/dark.log")"
 browser "$T/dom.log" --dump-dom "file://$T/report.html" >"$T/report.dom" ||
     sb_fail "chromium failed to dump the DOM (exit $?): $(tail -5 "$T/dom.log")"
 
@@ -78,7 +85,7 @@ bad() {
     failed=$((failed + 1))
 }
 
-for log in shot dom; do
+for log in shot dark dom; do
     if grep -q 'CONSOLE' "$T/$log.log"; then
         bad "console messages while showing the report: $(grep CONSOLE "$T/$log.log" | head -5)"
     fi
@@ -97,53 +104,72 @@ assert counts["rect"] >= 8 + 20, counts
 assert counts["table"] >= 7, counts
 PY
 
-# The screenshot: a PNG, not blank, with the palette's colours in it.
-python3 - "$T/shot.png" <<'PY' || bad "the screenshot is blank or not a PNG"
+# The screenshots: PNGs, not blank, with the palette's colours in them;
+# light on white, and dark (page and charts) where dark mode is asked for.
+python3 - "$T/shot.png" "$T/dark.png" <<'PY' || bad "a screenshot is blank, not a PNG or not of its colour scheme"
 import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-pos, idat, ihdr = 8, b"", None
-while pos < len(data):
-    n, kind = struct.unpack(">I4s", data[pos:pos + 8])
-    body = data[pos + 8:pos + 8 + n]
-    if kind == b"IHDR":
-        ihdr = struct.unpack(">IIBBBBB", body)
-    elif kind == b"IDAT":
-        idat += body
-    pos += 12 + n
-w, h, depth, ctype, _, _, interlace = ihdr
-assert depth == 8 and ctype in (2, 6) and interlace == 0, ihdr
-bpp = 3 if ctype == 2 else 4
-raw = zlib.decompress(idat)
-stride = w * bpp
-prev = bytearray(stride)
-colours = set()
-for y in range(h):
-    f = raw[y * (stride + 1)]
-    line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b = prev[i]
-        c = prev[i - bpp] if i >= bpp else 0
-        if f == 1:
-            line[i] = (line[i] + a) & 255
-        elif f == 2:
-            line[i] = (line[i] + b) & 255
-        elif f == 3:
-            line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
-            line[i] = (line[i] + pr) & 255
-    if y % 2 == 0:
-        for x in range(0, stride, bpp * 2):
-            colours.add(bytes(line[x:x + 3]))
-    prev = line
-print("screenshot: %dx%d, %d colours" % (w, h, len(colours)))
-assert len(colours) >= 16, "nearly blank: %d colours" % len(colours)
-for name, rgb in (("blue", b"\x00\x72\xb2"), ("orange", b"\xe6\x9f\x00")):
-    assert rgb in colours, "no %s (the palette) in the screenshot" % name
+
+def pixels(path):
+    """The PNG's pixels, every other row and column, as RGB bytes."""
+    data = open(path, "rb").read()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    pos, idat, ihdr = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        if kind == b"IHDR":
+            ihdr = struct.unpack(">IIBBBBB", body)
+        elif kind == b"IDAT":
+            idat += body
+        pos += 12 + n
+    w, h, depth, ctype, _, _, interlace = ihdr
+    assert depth == 8 and ctype in (2, 6) and interlace == 0, ihdr
+    bpp = 3 if ctype == 2 else 4
+    raw = zlib.decompress(idat)
+    stride = w * bpp
+    prev = bytearray(stride)
+    out = []
+    for y in range(h):
+        f = raw[y * (stride + 1)]
+        line = bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for i in range(stride):
+            a = line[i - bpp] if i >= bpp else 0
+            b = prev[i]
+            c = prev[i - bpp] if i >= bpp else 0
+            if f == 1:
+                line[i] = (line[i] + a) & 255
+            elif f == 2:
+                line[i] = (line[i] + b) & 255
+            elif f == 3:
+                line[i] = (line[i] + (a + b) // 2) & 255
+            elif f == 4:
+                p = a + b - c
+                pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+                pr = a if pa <= pb and pa <= pc else b if pb <= pc else c
+                line[i] = (line[i] + pr) & 255
+        if y % 2 == 0:
+            for x in range(0, stride, bpp * 2):
+                out.append(bytes(line[x:x + 3]))
+        prev = line
+    return w, h, out
+
+for path, dark in ((sys.argv[1], False), (sys.argv[2], True)):
+    w, h, px = pixels(path)
+    colours = set(px)
+    # The share of pixels darker than mid-grey: the page's background.
+    dark_share = sum(1 for p in px if p[0] + p[1] + p[2] < 3 * 96) / len(px)
+    print("screenshot %s: %dx%d, %d colours, %.0f%% dark" % (path.split("/")[-1], w, h,
+          len(colours), 100 * dark_share))
+    assert len(colours) >= 16, "nearly blank: %d colours" % len(colours)
+    for name, rgb in (("blue", b"\x00\x72\xb2"), ("orange", b"\xe6\x9f\x00")):
+        assert rgb in colours, "no %s (the palette) in %s" % (name, path)
+    if dark:
+        assert dark_share > 0.7, "dark mode: only %.0f%% of the page is dark" % (100 * dark_share)
+        assert b"\x12\x12\x12" in colours and b"\x18\x18\x18" in colours, \
+            "dark mode: no dark page (#121212) or chart (#181818) background"
+        assert b"\xff\xff\xff" not in colours, "dark mode: white left on the page"
+    else:
+        assert dark_share < 0.2, "light: %.0f%% of the page is dark" % (100 * dark_share)
 PY
 
 if [[ $failed -gt 0 ]]; then

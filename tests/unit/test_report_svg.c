@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/report_html.h"
 #include "report/report_svg.h"
 #include "storbench/html.h"
 #include "storbench/result.h"
@@ -211,7 +212,7 @@ static void test_bars(void **state)
     const char *groups[3] = { "read", "write", "a very long test name that is cut" };
     const char *series[2] = { "host a", "host b" };
     const double v[6] = { 10, 20, 5, NAN, 1, 2 };
-    sb_svg_bars bars = { groups, 3, series, 2, v, NULL };
+    sb_svg_bars bars = { groups, 3, series, 2, v, NULL, NULL };
     sb_svg_chart c = { .title = "fio", .x_label = "test", .y_label = "IOPS", .y_unit = "/s" };
     sb_buf b = { 0 };
     sb_sink sink;
@@ -220,11 +221,175 @@ static void test_bars(void **state)
     const char *out = b.data;
     assert_null(strstr(out, "<?xml"));
     /* Five bars and two legend swatches. */
-    assert_int_equal(count(out, "<rect x="), 7);
+    assert_int_equal(count(out, "<rect x="), 5);
+    assert_int_equal(count(out, "<rect class=\"s"), 2);
+    assert_null(strstr(out, "log scale"));
     assert_non_null(strstr(out, "<title>read, host b: 20 /s</title>"));
     assert_null(strstr(out, "write, host b"));
     assert_non_null(strstr(out, "<title>a very long test name that is cut</title>"));
     sb_buf_free(&b);
+}
+
+static void test_bar_marks(void **state)
+{
+    (void)state;
+    /* bonnie's seeks too fast to measure, a delete not measured: no bar for
+     * either, their reasons written in their places. */
+    const char *groups[3] = { "seeks", "random read", "random delete" };
+    const char *series[1] = { "ssd" };
+    const double v[3] = { NAN, 40000, NAN };
+    const char *marks[3] = { "too fast", NULL, "not measured" };
+    sb_svg_bars bars = { groups, 3, series, 1, v, NULL, marks };
+    sb_svg_chart c = { .title = "ops", .x_label = "test", .y_label = "ops", .y_unit = "/s" };
+    sb_buf b = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &b);
+    sb_svg_bars_draw(&sink, &c, &bars);
+    const char *out = b.data;
+    assert_int_equal(count(out, "<rect x="), 1);
+    assert_int_equal(count(out, "<text class=\"mark\""), 2);
+    assert_non_null(strstr(out, "<title>seeks, ssd: too fast</title>too fast</text>"));
+    assert_non_null(strstr(out, ">not measured</text>"));
+    assert_null(strstr(out, "<title>seeks, ssd: 5"));
+    sb_buf_free(&b);
+
+    /* The CSV of the chart: the bar's value, the others' reasons. */
+    sb_buf csv = { 0 };
+    sb_sink_init_buf(&sink, &csv);
+    sb_html_csv_bars(&sink, &c, &bars);
+    assert_string_equal(csv.data, "series,test,ops,unit,note\r\n"
+                                  "ssd,seeks,,/s,too fast\r\n"
+                                  "ssd,random read,40000,/s,\r\n"
+                                  "ssd,random delete,,/s,not measured\r\n");
+    sb_buf_free(&csv);
+}
+
+static void test_log_axis(void **state)
+{
+    (void)state;
+    static const struct {
+        double v[4];
+        bool want;
+    } cases[] = {
+        { { 10, 2600, NAN, NAN }, true },   /* a card beside a disk */
+        { { 1, 100, NAN, NAN }, false },    /* two decades exactly: linear */
+        { { 1, 100.5, NAN, NAN }, true },   /* more than two */
+        { { 0, 1, 1000, NAN }, false },     /* a zero: linear from 0 */
+        { { -5, 1, 1000, NAN }, false },    /* a negative value */
+        { { 5000, NAN, NAN, NAN }, false }, /* one value */
+        { { NAN, NAN, NAN, NAN }, false },  /* none */
+        { { INFINITY, 1, 2, NAN }, false }, /* infinities left out */
+        { { 1e-3, 1, NAN, NAN }, true },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        sb_svg_range r = { 0 };
+        for (size_t k = 0; k < 4; k++)
+            sb_svg_range_add(&r, cases[i].v[k]);
+        if (sb_svg_range_log(&r) != cases[i].want)
+            fail_msg("case %zu: log %d, expected %d", i, !cases[i].want, cases[i].want);
+    }
+    static const struct {
+        double lo, hi;
+        int e_lo, e_hi;
+    } ranges[] = {
+        { 10, 2600, 1, 4 }, { 1, 1000, 0, 3 },    { 0.37, 55, -1, 2 },
+        { 5, 5, 0, 1 },     { 1000, 10, 1, 3 },   { 0, 50, 0, 2 },
+        { NAN, 8, 0, 1 },   { 1e-9, 1e9, -9, 9 }, { 1000, 1000, 3, 4 },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(ranges); i++) {
+        int lo, hi;
+        sb_svg_log10_range(ranges[i].lo, ranges[i].hi, &lo, &hi);
+        if (lo != ranges[i].e_lo || hi != ranges[i].e_hi)
+            fail_msg("range %zu: got 10^%d .. 10^%d", i, lo, hi);
+    }
+    static const struct {
+        int e;
+        const char *want;
+    } labels[] = {
+        { 0, "1" },   { 1, "10" },   { 3, "1000" },   { 6, "1000000" },
+        { 7, "1e7" }, { -1, "0.1" }, { -3, "0.001" }, { -4, "1e-4" },
+    };
+    char buf[32];
+    for (size_t i = 0; i < ARRAY_LEN(labels); i++)
+        assert_string_equal(sb_svg_log_label(labels[i].e, buf, sizeof buf), labels[i].want);
+
+    /* A chart of 10 and 2600 MiB/s: ticks 1 .. 10000 (10 on the bottom
+     * line would be a bar of no height), the axis says so, each decade the
+     * same height (PH / 4 = 60 units). */
+    const char *groups[2] = { "card", "disk" };
+    const char *series[1] = { "seq read" };
+    const double v[2] = { 10, 2600 };
+    sb_svg_bars bars = { groups, 2, series, 1, v, NULL, NULL };
+    sb_svg_chart c = {
+        .title = "t", .x_label = "test", .y_label = "throughput", .y_unit = "MiB/s"
+    };
+    sb_buf b = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &b);
+    sb_svg_bars_draw(&sink, &c, &bars);
+    const char *out = b.data;
+    assert_non_null(strstr(out, "throughput (MiB/s, log scale)"));
+    assert_non_null(strstr(out, "<g class=\"y-axis log\">"));
+    for (size_t i = 0; i < 4; i++) {
+        static const char *const ticks[4] = { ">1</text>", ">10</text>", ">100</text>",
+                                              ">10000</text>" };
+        assert_non_null(strstr(out, ticks[i]));
+    }
+    /* The card's bar: from the axis (y 280) up one decade to y 220. */
+    assert_non_null(strstr(out, "y=\"220.0\" width="));
+    assert_non_null(strstr(out, "height=\"60.0\"><title>card, seq read: 10 MiB/s"));
+    sb_buf_free(&b);
+
+    /* The same with a zero beside them: linear from 0. */
+    const double z[2] = { 0, 2600 };
+    bars.v = z;
+    b = (sb_buf){ 0 };
+    sb_sink_init_buf(&sink, &b);
+    sb_svg_bars_draw(&sink, &c, &bars);
+    assert_null(strstr(b.data, "log scale"));
+    assert_non_null(strstr(b.data, ">0</text>"));
+    sb_buf_free(&b);
+}
+
+static void test_csv_link_parts(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } enc[] = {
+        { "series,test\r\n", "series,test%0D%0A" },
+        { "a b&c\"d<e>#%", "a%20b%26c%22d%3Ce%3E%23%25" },
+        { "\xC2\xB5s", "%C2%B5s" },
+        { "-._~,:/()", "-._~,:/()" },
+        { "'=+;?", "%27%3D%2B%3B%3F" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(enc); i++) {
+        sb_buf b = { 0 };
+        sb_sink s;
+        sb_sink_init_buf(&s, &b);
+        sb_html_percent_encode(&s, enc[i].in, strlen(enc[i].in));
+        assert_string_equal(b.data, enc[i].want);
+        sb_buf_free(&b);
+    }
+    static const struct {
+        const char *title, *want;
+    } names[] = {
+        { "Sweep: write throughput per block size", "sweep-write-throughput-per-block-size.csv" },
+        { "fio: 99th percentile latency", "fio-99th-percentile-latency.csv" },
+        { "  ../../etc/passwd  ", "etc-passwd.csv" },
+        { "caf\xC3\xA9 <b>", "caf-b.csv" },
+        { "", "chart.csv" },
+        { NULL, "chart.csv" },
+        { "\"'&", "chart.csv" },
+        { "card: write rate against bytes written, run 1 vm /dev/mmcblk0 (SD card) with a very "
+          "long label",
+          "card-write-rate-against-bytes-written-run-1-vm-dev-mmcblk0-sd-ca.csv" },
+    };
+    char buf[70];
+    for (size_t i = 0; i < ARRAY_LEN(names); i++)
+        assert_string_equal(sb_html_file_name(names[i].title, buf, sizeof buf), names[i].want);
+    char tiny[4];
+    assert_string_equal(sb_html_file_name("abc", tiny, sizeof tiny), "");
 }
 
 /* ---- runs for the page --------------------------------------------------------------- */
@@ -480,7 +645,14 @@ static void test_seed000(void **state)
     assert_null(strstr(p, "http:"));
     assert_null(strstr(p, "url("));
     assert_int_equal(count(p, "<svg"), 2);
-    assert_int_equal(count(p, "class=\"series\""), 8);
+    assert_int_equal(count(p, "class=\"series s"), 8);
+    /* Three headings of results (the sweep, its write and read): no table
+     * of contents; a CSV link under each chart. */
+    assert_null(strstr(p, "<nav"));
+    assert_int_equal(count(p, "href=\"data:text/csv;charset=utf-8,"), 2);
+    assert_non_null(strstr(p, "download=\"sweep-write-throughput-per-block-size.csv\""));
+    assert_non_null(strstr(p, "@media screen and (prefers-color-scheme: dark)"));
+    assert_non_null(strstr(p, "@media print"));
     assert_non_null(strstr(p, "Sweep: write throughput per block size"));
     golden("report_seed000.html", &out);
     sb_buf_free(&out);
@@ -488,6 +660,8 @@ static void test_seed000(void **state)
     ok(render(seed000_run, 4, SB_HTML_SVG, 1, &out, &err), &err);
     assert_int_equal(count(out.data, "<svg"), 1);
     assert_null(strstr(out.data, "<html"));
+    assert_null(strstr(out.data, "data:"));
+    assert_null(strstr(out.data, "<figcaption"));
     golden("report_seed000_write.svg", &out);
     sb_buf_free(&out);
 
@@ -538,6 +712,107 @@ static void test_mixed(void **state)
     sb_buf_free(&out);
 }
 
+/* Runs 0..3: seed 000's sweeps; 4, 5: the zcav scan and the bonnie++ line;
+ * 6: a bonnie run made here: its size in bytes, its file tests under
+ * bonnie++'s 0.5 s (too fast), random delete interrupted. */
+static sb_run *long_run(size_t i)
+{
+    if (i < 4)
+        return seed000_run(i);
+    if (i < 6)
+        return mixed_run(i - 4);
+    sb_error err = { 0 };
+    sb_run *run = sb_run_new("storbench bonnie -s 64m /mnt", STARTED_UNIX + 9000);
+    assert_non_null(run);
+    sb_target_res *t;
+    ok(sb_result_add_target(run, "/mnt", "directory", "ext4", &t, &err), &err);
+    static const struct {
+        const char *name;
+        double rate, secs;
+    } tests[] = {
+        { "write", 80 * MIB, 0.8 },
+        { "read", 120 * MIB, 0.55 },
+        { "seeks", 2500, 1.5 },
+        { "sequential create", 552113, 0.03 },
+        { "random create", 398021, 0.04 },
+        { "random delete", 1200, 2 },
+    };
+    for (size_t k = 0; k < ARRAY_LEN(tests); k++) {
+        sb_test *test;
+        bool bytes = k < 2;
+        ok(sb_result_add_test(t, "bonnie", tests[k].name, &test, &err), &err);
+        if (k < 3)
+            ok(sb_kvs_set(&test->params, "file_size", "67108864", &err), &err);
+        ok(sb_result_add_measurement(test, bytes ? "throughput" : "ops", bytes ? "B/s" : "1/s",
+                                     tests[k].rate, 0, NULL, 0, &err),
+           &err);
+        ok(sb_result_add_measurement(test, "cpu", "%", 20, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "elapsed", "s", tests[k].secs, 0, NULL, 0, &err), &err);
+        if (k == 5)
+            ok(sb_result_mark_unmeasured(test, "interrupted", &err), &err);
+    }
+    return run;
+}
+
+/* The value of attribute name (name="...") at p, in buf. */
+static const char *attr_value(const char *p, char *buf, size_t len)
+{
+    const char *q = strchr(p, '"');
+    size_t n = q ? (size_t)(q - p) : 0;
+    if (n >= len)
+        n = len - 1;
+    memcpy(buf, p, n);
+    buf[n] = '\0';
+    return buf;
+}
+
+static void test_long_page(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(long_run, 7, SB_HTML_PAGE, 0, &out, &err), &err);
+    const char *p = out.data;
+    /* Sweep (2 parts), zcav (1), bonnie: a table of contents, first. */
+    const char *nav = strstr(p, "<nav class=\"toc\"");
+    assert_non_null(nav);
+    assert_true(nav < strstr(p, "<h2"));
+    const char *nav_end = strstr(nav, "</nav>");
+    assert_non_null(nav_end);
+    /* Every id is unique; every link of the contents names one. */
+    char id[128], want[160];
+    size_t links = 0;
+    for (const char *q = strstr(p, " id=\""); q; q = strstr(q + 1, " id=\"")) {
+        attr_value(q + 5, id, sizeof id);
+        snprintf(want, sizeof want, " id=\"%s\"", id);
+        if (count(p, want) != 1)
+            fail_msg("id %s is on the page %zu times", id, count(p, want));
+    }
+    for (const char *q = strstr(nav, "href=\"#"); q && q < nav_end; q = strstr(q + 1, "href=\"#")) {
+        attr_value(q + 7, id, sizeof id);
+        snprintf(want, sizeof want, " id=\"%s\"", id);
+        if (count(p, want) != 1)
+            fail_msg("the contents link to #%s, which is not on the page once", id);
+        links++;
+    }
+    /* runs (7 rows), hosts, targets, sweep (write, read), zcav (read),
+     * bonnie */
+    assert_int_equal(links, 16);
+    assert_non_null(strstr(nav, "<a href=\"#sweep-write\">"));
+    assert_non_null(strstr(nav, "<a href=\"#run-7\">"));
+    /* bonnie run here: 64M, and its too-fast tests as bonnie++ prints
+     * them, never as bars; the interrupted one not measured. */
+    assert_non_null(strstr(p, "<td>64M</td>"));
+    assert_null(strstr(p, "<td>67108864</td>"));
+    assert_null(strstr(p, "sequential create, run 7 /mnt (ext4): 552113"));
+    assert_non_null(strstr(p, "<title>sequential create, run 7 /mnt (ext4): too fast</title>"));
+    assert_non_null(strstr(p, "<title>random delete, run 7 /mnt (ext4): not measured</title>"));
+    assert_non_null(strstr(p, "<title>seeks, run 7 /mnt (ext4): 2500 /s</title>"));
+    /* One CSV link per chart. */
+    assert_int_equal(count(p, "href=\"data:text/csv;charset=utf-8,"), count(p, "<svg"));
+    sb_buf_free(&out);
+}
+
 static sb_run *empty_run(size_t i)
 {
     (void)i;
@@ -563,11 +838,13 @@ static void test_no_tests(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nice_ticks), cmocka_unit_test(test_log2_range),
-        cmocka_unit_test(test_labels),     cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_lines),      cmocka_unit_test(test_bars),
-        cmocka_unit_test(test_seed000),    cmocka_unit_test(test_seed004),
-        cmocka_unit_test(test_mixed),      cmocka_unit_test(test_no_tests),
+        cmocka_unit_test(test_nice_ticks),     cmocka_unit_test(test_log2_range),
+        cmocka_unit_test(test_labels),         cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_lines),          cmocka_unit_test(test_bars),
+        cmocka_unit_test(test_bar_marks),      cmocka_unit_test(test_log_axis),
+        cmocka_unit_test(test_csv_link_parts), cmocka_unit_test(test_long_page),
+        cmocka_unit_test(test_seed000),        cmocka_unit_test(test_seed004),
+        cmocka_unit_test(test_mixed),          cmocka_unit_test(test_no_tests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
