@@ -115,10 +115,48 @@ static int64_t generated_time(void)
     return sb_clock_unix_s();
 }
 
+/* Writes all of buf to fd; 0 or the errno. */
+static int write_all(int fd, const sb_buf *buf)
+{
+    size_t done = 0;
+    while (done < buf->len) {
+        ssize_t w = write(fd, buf->data + done, buf->len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return w < 0 ? errno : EIO;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
 /* Writes buf to path through a temporary file in the same directory,
- * renamed over it: the file is either the whole report or untouched. */
+ * renamed over it: the file is either the whole report or untouched. What
+ * is not a regular file (/dev/null, /dev/stdout, a FIFO) is written to as
+ * it is, never replaced by a file; a symbolic link keeps pointing where it
+ * did, the file it names replaced. */
 static int write_file(const char *path, const sb_buf *buf)
 {
+    struct stat st;
+    bool exists = stat(path, &st) == 0;
+    if (exists && S_ISDIR(st.st_mode)) {
+        cli_error("cannot write '%s': it is a directory", path);
+        return CLI_EXIT_FAIL;
+    }
+    if (exists && !S_ISREG(st.st_mode)) {
+        int fd = open(path, O_WRONLY | O_CLOEXEC);
+        int e = fd < 0 ? errno : write_all(fd, buf);
+        if (fd >= 0 && close(fd) != 0 && !e)
+            e = errno;
+        if (e) {
+            cli_error("cannot write '%s': %s", path, strerror(e));
+            return CLI_EXIT_FAIL;
+        }
+        return CLI_EXIT_OK;
+    }
+    char real[PATH_MAX];
+    if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, real))
+        path = real;
     char tmp[PATH_MAX];
     if (snprintf(tmp, sizeof tmp, "%s.XXXXXX", path) >= (int)sizeof tmp) {
         cli_error("cannot write '%s': the name is too long", path);
@@ -129,18 +167,7 @@ static int write_file(const char *path, const sb_buf *buf)
         cli_error("cannot write '%s': %s", path, strerror(errno));
         return CLI_EXIT_FAIL;
     }
-    size_t done = 0;
-    int e = 0;
-    while (done < buf->len) {
-        ssize_t w = write(fd, buf->data + done, buf->len - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
-            e = w < 0 ? errno : EIO;
-            break;
-        }
-        done += (size_t)w;
-    }
+    int e = write_all(fd, buf);
     /* mkstemp makes the file 0600; a report is for reading, as any file
      * the user's umask allows. */
     mode_t um = umask(0);

@@ -343,6 +343,67 @@ void sb_html_diff_cell(sb_html_page *h, double base, double v)
         sb_sink_puts(sb_html_out(h), "<td></td>");
 }
 
+/* A value's height in a small chart 32 units high, 0 at 30, hi at 2. */
+static double spark_y(double v, double hi)
+{
+    return 30.0 - 28.0 * v / hi;
+}
+
+void sb_html_over_time_cell(sb_html_page *h, const sb_test *t, size_t colour)
+{
+    sb_sink *s = sb_html_out(h);
+    const sb_measurement *m = t ? sb_test_measurement(t, "throughput") : NULL;
+    size_t n = 0;
+    double lo_v = INFINITY, hi_v = -INFINITY;
+    for (size_t i = 0; m && i < m->n_samples; i++)
+        if (isfinite(m->samples[i])) {
+            lo_v = fmin(lo_v, m->samples[i]);
+            hi_v = fmax(hi_v, m->samples[i]);
+            n++;
+        }
+    if (n < 2 || !isfinite(m->value)) {
+        sb_sink_puts(s, "<td></td>");
+        return;
+    }
+    /* y from 0 to the highest sample (or the top of the spread), a little
+     * room above; x: the samples in order, 100 units across. */
+    double unit = sb_html_rate_unit(h);
+    double hi = fmax(hi_v, m->value + (m->spread > 0 ? m->spread : 0));
+    hi = hi > 0 ? hi * 1.08 : 1;
+    /* The look is the page's CSS (svg.spark): only what differs per
+     * point is written, ~450 bytes and 10 per sample. */
+    sb_sink_puts(s, "<td class=\"ot\"><details><summary title=\"throughput over time: click for "
+                    "more\"><svg class=\"spark\" viewBox=\"0 0 100 32\" "
+                    "preserveAspectRatio=\"none\">");
+    if (m->spread > 0)
+        sb_sink_printf(s, "<rect class=\"band\" width=\"100\" y=\"%.2f\" height=\"%.2f\"/>",
+                       spark_y(m->value + m->spread, hi), 28.0 * 2 * m->spread / hi);
+    sb_sink_printf(s, "<line class=\"axis\" x2=\"100\" y1=\"%.2f\" y2=\"%.2f\"/>",
+                   spark_y(m->value, hi), spark_y(m->value, hi));
+    sb_sink_printf(s, "<polyline class=\"s%zu\" stroke=\"%s\" points=\"",
+                   colour % SB_SVG_PALETTE_SIZE, sb_svg_colour(colour));
+    bool first = true;
+    for (size_t i = 0; i < m->n_samples; i++) {
+        if (!isfinite(m->samples[i]))
+            continue;
+        sb_sink_printf(s, "%s%.2f,%.2f", first ? "" : " ",
+                       100.0 * (double)i / (double)(m->n_samples - 1), spark_y(m->samples[i], hi));
+        first = false;
+    }
+    sb_sink_puts(s, "\"/></svg></summary><div class=\"ot-note\">");
+    const char *stop = sb_kvs_get(&t->params, "stop");
+    sb_sink_printf(s, "%zu samples", m->n_samples);
+    if (stop) {
+        sb_sink_puts(s, ", stopped: ");
+        sb_html_esc(h, stop);
+    }
+    sb_sink_printf(s, "; result %.4g", m->value / unit);
+    if (m->spread > 0)
+        sb_sink_printf(s, " \xC2\xB1 %.2g (95%%, the grey band)", m->spread / unit);
+    sb_sink_printf(s, " %s (dashed); samples %.4g .. %.4g</div></details></td>",
+                   sb_html_rate_name(h), lo_v / unit, hi_v / unit);
+}
+
 void sb_html_swatch(sb_html_page *h, size_t colour)
 {
     sb_sink_printf(sb_html_out(h), "<span class=\"sw s%zu\" style=\"background:%s\"></span>",
@@ -378,8 +439,23 @@ static const char css[] =
     "td.wrap{white-space:normal;text-align:left;min-width:12rem}td.na{color:#999}"
     "td.diff{color:#555}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.35em;"
     "border-radius:2px}figure{margin:1rem 0}svg.chart{display:block;width:100%;height:auto;"
-    "max-width:640px}.note{color:#555;font-size:.85rem}a{color:#0b5cad}"
+    "max-width:640px}svg.chart.bars{max-width:none}.note{color:#555;font-size:.85rem}"
+    "a{color:#0b5cad}"
     "figcaption.data{font-size:.8rem;color:#555;margin-top:.15rem}"
+    "details{margin:.5rem 0}summary{cursor:pointer}summary h3{display:inline;margin:0}"
+    "ul.facts{margin:.3rem 0;padding-left:1.2rem}td.same{text-align:center;color:#555}"
+    "tr.differs th,tr.differs td{background:#fff4d6}"
+    "td.q{background:hsl(210 75% calc(96% - 30% * var(--q)))}"
+    ".tiles{display:flex;flex-wrap:wrap;gap:.6rem;margin:.6rem 0}.tile{border:1px solid #ccc;"
+    "border-radius:6px;padding:.4rem .9rem;min-width:10rem}.tile-v{font-size:2rem;"
+    "font-weight:bold;line-height:1.2}.tile-k,.tile-n{font-size:.8rem;color:#555}"
+    "table.grid th[colspan]{text-align:center}td.ot{padding:.1rem .3rem}td.ot details{margin:0}"
+    "td.ot summary{list-style:none;cursor:zoom-in}td.ot summary::-webkit-details-marker{display:none}"
+    "svg.spark{display:block;width:90px;height:22px}svg.spark *{vector-effect:non-scaling-stroke}"
+    "svg.spark .band{fill:#999;fill-opacity:.25}svg.spark .axis{stroke:#333;stroke-dasharray:3 2}"
+    "svg.spark polyline{fill:none;stroke-width:1.5}"
+    "td.ot details[open] svg.spark{width:360px;height:110px}"
+    ".ot-note{font-size:.75rem;color:#555;white-space:normal;max-width:360px;text-align:left}"
     "nav.toc{border:1px solid #ccc;border-radius:4px;padding:.3rem .9rem;margin:1rem 0;"
     "font-size:.9rem;max-width:40rem}nav.toc ol{margin:.2rem 0;padding-left:1.3rem}"
     ".toc-head{font-weight:bold;margin:.2rem 0}"
@@ -387,7 +463,11 @@ static const char css[] =
     "body{background:#121212;color:#ddd}h2{border-bottom-color:#444}"
     "th,td{border-color:#444}th{background:#1f1f1f}"
     ".meta,.note,td.diff,figcaption.data{color:#aaa}td.na{color:#777}a{color:#8cc4ff}"
-    "nav.toc{border-color:#444}svg.chart .bg{fill:#181818}svg.chart text{fill:#ddd}"
+    "nav.toc,.tile{border-color:#444}.tile-k,.tile-n,.ot-note{color:#aaa}"
+    "svg.spark .axis{stroke:#bbb}svg.spark .s6{stroke:#ddd}td.same{color:#aaa}"
+    "tr.differs th,tr.differs td{background:#3a3220}"
+    "td.q{background:hsl(210 45% calc(14% + 24% * var(--q)))}"
+    "svg.chart .bg{fill:#181818}svg.chart text{fill:#ddd}"
     "svg.chart text.mark{fill:#bbb}svg.chart .grid{stroke:#3c3c3c}"
     "svg.chart .grid.minor{stroke:#2a2a2a}svg.chart .axis{stroke:#bbb}"
     "svg.chart .s6{fill:#ddd}svg.chart .s6 polyline,svg.chart line.s6{stroke:#ddd}"
@@ -426,7 +506,7 @@ static void page_head(sb_html_page *h, const sb_compare_run *runs, size_t n, con
 static void runs_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
 {
     sb_sink *s = sb_html_out(h);
-    sb_html_heading(h, 2, "runs", "Runs");
+    sb_html_heading(h, 3, "runs", "Runs");
     sb_sink_puts(s, "<div class=\"scroll\"><table>\n<tr><th>run</th>"
                     "<th class=\"l\">started (UTC)</th><th class=\"l\">tool</th>"
                     "<th class=\"l\">host</th><th class=\"l\">labels</th>"
@@ -492,9 +572,24 @@ static void kvs_side_by_side(sb_html_page *h, const char *const *heads, const sb
     }
     sb_sink_puts(s, "</tr>\n");
     for (size_t k = 0; k < keys.n; k++) {
-        sb_sink_puts(s, "<tr><th class=\"l\">");
+        /* A value every column shares is written once across them; a row
+         * whose values differ is highlighted: what changed between two
+         * runs stands out among thirty equal rows. */
+        const char *v0 = sb_kvs_get(lists[0], keys.v[k]);
+        bool same = true;
+        for (size_t i = 1; i < n && same; i++) {
+            const char *v = sb_kvs_get(lists[i], keys.v[k]);
+            same = (!v && !v0) || (v && v0 && strcmp(v, v0) == 0);
+        }
+        sb_sink_printf(s, "<tr%s><th class=\"l\">", n > 1 && !same ? " class=\"differs\"" : "");
         sb_html_esc(h, keys.v[k]);
         sb_sink_puts(s, "</th>");
+        if (n > 1 && same) {
+            sb_sink_printf(s, "<td class=\"wrap same\" colspan=\"%zu\">", n);
+            sb_html_esc(h, v0 ? v0 : "");
+            sb_sink_puts(s, "</td></tr>\n");
+            continue;
+        }
         for (size_t i = 0; i < n; i++) {
             const char *v = sb_kvs_get(lists[i], keys.v[k]);
             sb_sink_puts(s, "<td class=\"wrap\">");
@@ -525,8 +620,11 @@ static void hosts_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
             heads[i] = names[i];
             lists[i] = &runs[i].run->host;
         }
-        sb_html_heading(h, 2, "hosts", "Hosts");
+        sb_sink_puts(sb_html_out(h), "<details><summary>");
+        sb_html_heading(h, 3, "hosts", "Hosts");
+        sb_sink_puts(sb_html_out(h), "</summary>\n");
         kvs_side_by_side(h, heads, lists, n);
+        sb_sink_puts(sb_html_out(h), "</details>\n");
     }
     free(heads);
     free(lists);
@@ -553,8 +651,11 @@ static void targets_table(sb_html_page *h)
     if (!ok) {
         sb_html_oom(h);
     } else {
-        sb_html_heading(h, 2, "targets", "Targets and devices");
+        sb_sink_puts(sb_html_out(h), "<details><summary>");
+        sb_html_heading(h, 3, "targets", "Targets and devices");
+        sb_sink_puts(sb_html_out(h), "</summary>\n");
         kvs_side_by_side(h, heads, lists, h->n_cols);
+        sb_sink_puts(sb_html_out(h), "</details>\n");
     }
     for (size_t i = 0; own && i < h->n_cols; i++) {
         for (size_t k = 0; k < own[i].n; k++) {
@@ -566,6 +667,83 @@ static void targets_table(sb_html_page *h)
     free(own);
     free(heads);
     free(lists);
+}
+
+/* What is known of the storage under column c, in one line: the board,
+ * the device's model, its bus and link, the filesystem ("Raspberry Pi 4
+ * Model B Rev 1.4 · Samsung T7 · usb 5000 Mb/s · ext4"); "" when nothing
+ * is (an imported result). */
+static void target_facts(const sb_html_col *c, char *buf, size_t len)
+{
+    const sb_kvs *info = &c->t->info;
+    const char *board = sb_kvs_get(info, "host.board");
+    if (!board)
+        board = sb_kvs_get(&c->run->host, "board");
+    const char *model = sb_kvs_get(info, "device.model");
+    const char *bus = sb_kvs_get(info, "bus.type");
+    const char *usb = sb_kvs_get(info, "bus.usb_speed_mbps");
+    const char *sata = sb_kvs_get(info, "bus.sata_link_speed");
+    const char *gen = sb_kvs_get(info, "bus.pcie_generation");
+    const char *width = sb_kvs_get(info, "bus.pcie_link_width");
+    const char *mmc = sb_kvs_get(info, "bus.mmc_timing");
+    char link[96] = "";
+    if (bus && usb)
+        snprintf(link, sizeof link, "%s %s Mb/s", bus, usb);
+    else if (bus && sata)
+        snprintf(link, sizeof link, "%s %s", bus, sata);
+    else if (bus && gen && width)
+        snprintf(link, sizeof link, "%s Gen%s x%s", bus, gen, width);
+    else if (bus && mmc)
+        snprintf(link, sizeof link, "%s %s", bus, mmc);
+    else if (bus)
+        snprintf(link, sizeof link, "%s", bus);
+    const char *fs = c->t->fs_type[0] ? c->t->fs_type : NULL;
+    const char *parts[4] = { board, model, link[0] ? link : NULL, fs };
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < 4; i++) {
+        if (!parts[i] || !*parts[i] || strcmp(parts[i], "unknown") == 0)
+            continue;
+        /* " · " between the parts. */
+        int k = snprintf(buf + n, len - n, "%s%s", n ? " \xC2\xB7 " : "", parts[i]);
+        if (k < 0 || (size_t)k >= len - n)
+            break;
+        n += (size_t)k;
+    }
+}
+
+/* The details after the results: the runs, then the hosts and the targets
+ * folded, what is known of each target's storage in one line above them. */
+static void details(sb_html_page *h, const sb_compare_run *runs, size_t n)
+{
+    sb_sink *s = sb_html_out(h);
+    sb_html_heading(h, 2, "details", "Runs, machines and devices");
+    sb_html_strs seen = { 0 };
+    char(*facts)[256] = calloc(h->n_cols ? h->n_cols : 1, sizeof *facts);
+    if (!facts) {
+        sb_html_oom(h);
+        return;
+    }
+    /* Each line once: a sweep and a run of the same card share theirs. */
+    for (size_t c = 0; c < h->n_cols; c++) {
+        target_facts(&h->cols[c], facts[c], sizeof facts[c]);
+        if (facts[c][0] && !sb_html_strs_add(&seen, facts[c]))
+            sb_html_oom(h);
+    }
+    if (seen.n) {
+        sb_sink_puts(s, "<ul class=\"facts\">\n");
+        for (size_t i = 0; i < seen.n; i++) {
+            sb_sink_puts(s, "<li>");
+            sb_html_esc(h, seen.v[i]);
+            sb_sink_puts(s, "</li>\n");
+        }
+        sb_sink_puts(s, "</ul>\n");
+    }
+    free(seen.v);
+    free(facts);
+    runs_table(h, runs, n);
+    hosts_table(h, runs, n);
+    targets_table(h);
 }
 
 /* ---- the page ---------------------------------------------------------------------- */
@@ -628,9 +806,7 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
     page_head(&h, runs, n, opts);
     if (page)
         h.out = &body_sink;
-    runs_table(&h, runs, n);
-    hosts_table(&h, runs, n);
-    targets_table(&h);
+    /* The results first, in the form users know; the details after. */
     h.in_results = true;
     sb_html_strs kinds = { 0 };
     for (size_t c = 0; c < h.n_cols; c++)
@@ -654,6 +830,8 @@ sb_status sb_html_render(const sb_compare_run *runs, size_t n, sb_html_format fm
             sb_html_generic_section(&h, kinds.v[i]);
     }
     free(kinds.v);
+    h.in_results = false;
+    details(&h, runs, n);
     sb_sink_puts(sb_html_out(&h), "</body>\n</html>\n");
     if (page) {
         h.out = sink;

@@ -134,6 +134,13 @@ const char *sb_html_rate_name(const sb_html_page *h);
 void sb_html_num_cell(sb_html_page *h, double v, int prec);
 /* The difference of v against base in %, as a cell; empty without one. */
 void sb_html_diff_cell(sb_html_page *h, double base, double v);
+/* A cell with the throughput of t over its run: a small chart of the
+ * samples it recorded (each interval's rate) with the result and its 95%
+ * spread marked, drawn larger with the number of samples, the stop reason
+ * and the range when the reader opens it (a click: <details>, no script);
+ * an empty cell when t recorded fewer than two samples. colour: t's
+ * column's. */
+void sb_html_over_time_cell(sb_html_page *h, const sb_test *t, size_t colour);
 /* A swatch of palette colour (a square before a name, as in a legend). */
 void sb_html_swatch(sb_html_page *h, size_t colour);
 /* A cell with column c's colour swatch and name. */

@@ -10,7 +10,8 @@
  *     series,X,Y,unit,note
  *
  * where X is the x axis' title with its unit ("block size (bytes)",
- * "offset (GiB)") for a line chart and "test" for bars, Y the y axis'
+ * "offset (GiB)") for a line chart and "test" for bars (a bar's test in
+ * full: "SEQ1M Q8T1 read" where the chart has rows), Y the value axis'
  * title ("throughput"), unit the y unit ("MiB/s") and note, for a bar that
  * could not be drawn, why ("too fast to measure"; its value is then
  * empty). Gaps of a line (NaN) and tests a series did not run are left
@@ -77,14 +78,20 @@ void sb_html_csv_lines(sb_sink *s, const sb_svg_chart *c, const sb_svg_series *s
 void sb_html_csv_bars(sb_sink *s, const sb_svg_chart *c, const sb_svg_bars *b)
 {
     csv_header(s, c->x_label ? c->x_label : "test", c->y_label);
+    size_t n_rows = b->n_rows ? b->n_rows : 1;
     for (size_t g = 0; g < b->n_groups; g++)
-        for (size_t k = 0; k < b->n_series; k++) {
-            double v = b->v[g * b->n_series + k];
-            const char *mark = b->marks ? b->marks[g * b->n_series + k] : NULL;
-            if (isfinite(v) || mark)
-                csv_row(s, b->series[k], b->groups[g] ? b->groups[g] : "", isfinite(v) ? v : NAN,
-                        c->y_unit, isfinite(v) ? NULL : mark);
-        }
+        for (size_t r = 0; r < n_rows; r++)
+            for (size_t k = 0; k < b->n_series; k++) {
+                size_t at = sb_svg_bar_at(b, g, r, k);
+                double v = b->v[at];
+                const char *mark = b->marks ? b->marks[at] : NULL;
+                char test[600];
+                snprintf(test, sizeof test, b->rows ? "%s %s" : "%s",
+                         b->groups[g] ? b->groups[g] : "", b->rows ? b->rows[r] : "");
+                if (isfinite(v) || mark)
+                    csv_row(s, b->series[k], test, isfinite(v) ? v : NAN, c->y_unit,
+                            isfinite(v) ? NULL : mark);
+            }
 }
 
 /* ---- the link ---------------------------------------------------------------------- */

@@ -84,6 +84,58 @@ static const sb_test *sweep_point(const sb_html_col *c, const char *dir, uint64_
     return NULL;
 }
 
+#define MAX_XMARKS 6
+
+/* How a sweep point's bytes moved, in short: "O_DIRECT" or "buffered". */
+static const char *method(const sb_test *t)
+{
+    const char *io = t ? sb_kvs_get(&t->params, "io_path") : NULL;
+    if (!io)
+        return NULL;
+    return strcmp(io, "direct") == 0         ? "O_DIRECT"
+           : strncmp(io, "buffered", 8) == 0 ? "buffered"
+                                             : io;
+}
+
+/* Where a line of the chart changes method between two block sizes (the
+ * reads: buffered below 512 B, O_DIRECT from there): a mark between them,
+ * "O_DIRECT from 512B", once for all the lines that change alike. */
+static size_t method_marks(sb_html_page *h, const char *dir, const uint64_t *sizes, size_t n_sizes,
+                           const size_t *cols, size_t n_cols, sb_svg_xmark *marks,
+                           char (*texts)[48])
+{
+    size_t n = 0;
+    for (size_t k = 0; k < n_cols; k++) {
+        const char *before = NULL;
+        for (size_t i = 0; i < n_sizes; i++) {
+            const char *now = method(sweep_point(&h->cols[cols[k]], dir, sizes[i]));
+            if (!now)
+                continue;
+            if (before && strcmp(before, now) != 0 && i > 0) {
+                char size[32];
+                char text[48];
+                sb_format_size(sizes[i], size, sizeof size);
+                /* "512B", as the axis writes bytes; "4k" as it is. */
+                bool bare =
+                    size[0] && size[strlen(size) - 1] >= '0' && size[strlen(size) - 1] <= '9';
+                snprintf(text, sizeof text, "%s from %s%s", now, size, bare ? "B" : "");
+                /* Halfway (on the log axis) from the size before. */
+                double x = sqrt((double)sizes[i - 1] * (double)sizes[i]);
+                bool seen = false;
+                for (size_t m = 0; m < n && !seen; m++)
+                    seen = strcmp(texts[m], text) == 0;
+                if (!seen && n < MAX_XMARKS) {
+                    snprintf(texts[n], sizeof texts[n], "%s", text);
+                    marks[n] = (sb_svg_xmark){ x, texts[n] };
+                    n++;
+                }
+            }
+            before = now;
+        }
+    }
+    return n;
+}
+
 static void sweep_direction(sb_html_page *h, const char *dir)
 {
     uint64_t *sizes;
@@ -126,20 +178,30 @@ static void sweep_direction(sb_html_page *h, const char *dir)
     char title[64], id[64];
     snprintf(title, sizeof title, "Sweep: %s throughput per block size", dir);
     snprintf(id, sizeof id, "sweep-%s", dir);
-    sb_html_throughput_lines(h, id, title, "block size", NULL, SB_SVG_X_LOG2_BYTES, series,
-                             n_series);
+    sb_svg_xmark marks[MAX_XMARKS];
+    char texts[MAX_XMARKS][48];
+    sb_svg_chart ch = { .title = title,
+                        .x_label = "block size",
+                        .y_label = "throughput",
+                        .y_unit = sb_html_rate_name(h),
+                        .xscale = SB_SVG_X_LOG2_BYTES,
+                        .xmarks = marks,
+                        .n_xmarks =
+                            method_marks(h, dir, sizes, n_sizes, which, n_series, marks, texts) };
+    sb_html_heading(h, 3, id, title);
+    sb_html_lines_chart(h, &ch, series, n_series);
 
     sb_sink *s = sb_html_out(h);
     sb_sink_printf(s, "<div class=\"scroll\"><table>\n<tr><th class=\"l\">block size</th>");
     for (size_t k = 0; k < n_series; k++) {
-        sb_sink_printf(s, "<th class=\"l\" colspan=\"%d\">", k ? 3 : 2);
+        sb_sink_printf(s, "<th class=\"l\" colspan=\"%d\">", k ? 4 : 3);
         sb_html_swatch(h, series[k].colour);
         sb_html_esc(h, series[k].name);
         sb_sink_puts(s, "</th>");
     }
     sb_sink_puts(s, "</tr>\n<tr><th></th>");
     for (size_t k = 0; k < n_series; k++) {
-        sb_sink_printf(s, "<th>%s</th><th>\xC2\xB1</th>", sb_html_rate_name(h));
+        sb_sink_printf(s, "<th>%s</th><th>\xC2\xB1</th><th>over time</th>", sb_html_rate_name(h));
         if (k)
             sb_sink_puts(s, "<th>vs first</th>");
     }
@@ -158,6 +220,7 @@ static void sweep_direction(sb_html_page *h, const char *dir)
                                t && !t->complete ? " *" : "");
             else
                 sb_sink_puts(s, "<td></td>");
+            sb_html_over_time_cell(h, t, series[k].colour);
             if (k)
                 sb_html_diff_cell(h, series[0].y[i], v);
         }

@@ -284,38 +284,54 @@ static void axis_title(sb_sink *s, const char *label, const char *unit, bool log
         sb_sink_puts(s, ")");
 }
 
-static void open_svg(sb_sink *s, const sb_svg_chart *c, const frame *f)
+/* The <svg> element, its title, background and title line; cls is the
+ * chart's class beside "chart". */
+static void svg_head(sb_sink *s, const sb_svg_chart *c, const char *cls, double width,
+                     double height)
 {
     if (c->standalone)
         sb_sink_puts(s, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     /* Inside HTML the parser puts <svg> in the SVG namespace itself. */
     sb_sink_printf(s,
                    "<svg%s viewBox=\"0 0 %.0f %.0f\" role=\"img\" font-family=\"sans-serif\" "
-                   "font-size=\"11\" class=\"chart\">\n",
-                   c->standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", W, f->height);
+                   "font-size=\"11\" class=\"chart %s\">\n",
+                   c->standalone ? " xmlns=\"http://www.w3.org/2000/svg\"" : "", width, height,
+                   cls);
     sb_sink_puts(s, "<title>");
     sb_svg_escape(s, c->title);
     sb_sink_puts(s, "</title>\n");
-    sb_sink_printf(s, "<rect class=\"bg\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n", W,
-                   f->height);
+    sb_sink_printf(s, "<rect class=\"bg\" width=\"%.0f\" height=\"%.0f\" fill=\"#ffffff\"/>\n",
+                   width, height);
     sb_sink_printf(s,
                    "<text x=\"%.1f\" y=\"22\" text-anchor=\"middle\" font-size=\"14\" "
                    "font-weight=\"bold\">",
-                   W / 2);
+                   width / 2);
     sb_svg_escape(s, c->title);
     sb_sink_puts(s, "</text>\n");
+}
+
+/* Tick i of f's value axis: its value, and its label in label. */
+static double tick(const frame *f, size_t i, char *label, size_t len)
+{
+    double v = f->log ? pow(10, f->y_lo + (double)i) : f->y_lo + (double)i * f->y_step;
+    if (f->log)
+        sb_svg_log_label((int)llround(f->y_lo) + (int)i, label, len);
+    else
+        sb_svg_tick_label(v, f->y_step, label, len);
+    return v;
+}
+
+static void open_svg(sb_sink *s, const sb_svg_chart *c, const frame *f)
+{
+    svg_head(s, c, "lines", W, f->height);
     /* Horizontal grid lines and y tick labels; on a log axis, fainter
      * lines at 2 and 5 times each power of ten while they are far enough
      * apart to help (up to six decades). */
     sb_sink_printf(s, "<g class=\"y-axis%s\">\n", f->log ? " log" : "");
     for (size_t i = 0; i < f->y_ticks; i++) {
-        double v = f->log ? pow(10, f->y_lo + (double)i) : f->y_lo + (double)i * f->y_step;
-        double y = y_px(f, v);
         char label[64];
-        if (f->log)
-            sb_svg_log_label((int)llround(f->y_lo) + (int)i, label, sizeof label);
-        else
-            sb_svg_tick_label(v, f->y_step, label, sizeof label);
+        double v = tick(f, i, label, sizeof label);
+        double y = y_px(f, v);
         sb_sink_printf(s,
                        "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                        "stroke=\"#dddddd\"/><text x=\"%.1f\" y=\"%.1f\" "
@@ -347,25 +363,30 @@ static void axis_lines(sb_sink *s)
                    ML, MT, MT + PH, W - MR);
 }
 
-/* One row of the legend, under the plot: a line or a swatch in the
- * series' colour, then its name. */
-static void legend_row(sb_sink *s, size_t i, size_t colour, const char *name, bool lines)
+/* One row of the legend at (x, y): a line or a swatch in the series'
+ * colour, then its name. */
+static void legend_at(sb_sink *s, double x, double y, size_t colour, const char *name, bool lines)
 {
-    double y = MT + PH + MB + 4 + (double)i * LEGEND_ROW;
     if (lines)
         sb_sink_printf(s,
                        "<line class=\"s%zu\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
                        "stroke=\"%s\" stroke-width=\"2.5\"/>",
-                       colour % SB_SVG_PALETTE_SIZE, ML, y + 6, ML + 22, y + 6,
+                       colour % SB_SVG_PALETTE_SIZE, x, y + 6, x + 22, y + 6,
                        sb_svg_colour(colour));
     else
         sb_sink_printf(s,
                        "<rect class=\"s%zu\" x=\"%.1f\" y=\"%.1f\" width=\"22\" height=\"11\" "
                        "fill=\"%s\"/>",
-                       colour % SB_SVG_PALETTE_SIZE, ML, y + 1, sb_svg_colour(colour));
-    sb_sink_printf(s, "<text x=\"%.1f\" y=\"%.1f\">", ML + 30, y + 10);
+                       colour % SB_SVG_PALETTE_SIZE, x, y + 1, sb_svg_colour(colour));
+    sb_sink_printf(s, "<text x=\"%.1f\" y=\"%.1f\">", x + 30, y + 10);
     sb_svg_escape(s, name);
     sb_sink_puts(s, "</text>\n");
+}
+
+/* Row i of a line chart's legend, under its plot. */
+static void legend_row(sb_sink *s, size_t i, size_t colour, const char *name, bool lines)
+{
+    legend_at(s, ML, MT + PH + MB + 4 + (double)i * LEGEND_ROW, colour, name, lines);
 }
 
 /* The y axis for the values r met: a log axis when sb_svg_range_log says
@@ -477,6 +498,23 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
     axis_title(sink, c->x_label, c->xscale == SB_SVG_X_LOG2_BYTES ? "bytes" : c->x_unit, false);
     sb_sink_puts(sink, "</text>\n</g>\n");
     axis_lines(sink);
+    /* What changed where: a dashed line, its text at the top, right of it
+     * (left of it past the middle, so that it stays inside the plot). */
+    for (size_t i = 0; i < c->n_xmarks; i++) {
+        double x = c->xmarks[i].x;
+        if (!isfinite(x) || (c->xscale == SB_SVG_X_LOG2_BYTES && x <= 0))
+            continue;
+        double px = x_px(&xa, x);
+        bool left = px > ML + PW / 2;
+        sb_sink_printf(sink,
+                       "<g class=\"xmark\"><line class=\"axis\" x1=\"%.1f\" y1=\"%.1f\" "
+                       "x2=\"%.1f\" y2=\"%.1f\" stroke=\"#333333\" stroke-dasharray=\"4 3\"/>"
+                       "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-size=\"10\">",
+                       px, MT, px, MT + PH, px + (left ? -4 : 4), MT + 10 + (double)i * 12,
+                       left ? "end" : "start");
+        sb_svg_escape(sink, c->xmarks[i].text);
+        sb_sink_puts(sink, "</text></g>\n");
+    }
 
     for (size_t i = 0; i < n; i++) {
         const sb_svg_series *sr = &series[i];
@@ -532,95 +570,307 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
 
 /* ---- bars ------------------------------------------------------------------------- */
 
+/*
+ * Horizontal bars. From the left: the groups' names (right-aligned, wrapped
+ * on spaces, a word longer than the column split, never cut short), the
+ * rows' names, the bars from the value axis' start, each bar's value after
+ * its end; the value axis under the bars, the legend under it. Widths are
+ * estimated at BAR_CHAR units per character of font size 11, an upper-case
+ * name's width (a sans-serif average is ~6; "SEQ1M Q8T1" measures 6.6), so
+ * a name never runs into its bars.
+ */
+#define BAR_W 900.0         /* the page's width, not a third of it */
+#define BAR_CHAR 7.0        /* units per character at font size 11 */
+#define BAR_LINE 13.0       /* a line of a wrapped name */
+#define BAR_H 14.0          /* one bar */
+#define BAR_ROW_GAP 5.0     /* between the rows of a group */
+#define BAR_GROUP_GAP 14.0  /* between groups */
+#define BAR_TOP 40.0        /* the title */
+#define BAR_VALUE 70.0      /* right of the plot: the longest bar's value */
+#define BAR_AXIS 42.0       /* under the bars: tick labels and the axis title */
+#define BAR_NAME_SHARE 0.35 /* of the width at most for the groups' names */
+#define BAR_LINES_MAX 8     /* lines of one name; more go on the last */
+
+/* Characters (not bytes) of UTF-8 s[0..n). */
+static size_t utf8_chars(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += ((unsigned char)s[i] & 0xC0) != 0x80;
+    return k;
+}
+
+/* The lines name wraps into at `max` characters (>= 1): starts and lengths
+ * in bytes, at most BAR_LINES_MAX lines (the last takes what is left). */
+static size_t wrap(const char *name, size_t max, size_t *start, size_t *len)
+{
+    size_t n = 0, at = 0, total = strlen(name);
+    while (at < total && n < BAR_LINES_MAX) {
+        while (name[at] == ' ')
+            at++;
+        if (at >= total)
+            break;
+        size_t end = total;
+        if (n + 1 < BAR_LINES_MAX && utf8_chars(name + at, total - at) > max) {
+            /* The last space within max characters, else a hard split at
+             * max characters (on a character boundary). */
+            size_t chars = 0, i = at, space = 0;
+            for (; i < total; i++) {
+                if (((unsigned char)name[i] & 0xC0) != 0x80) {
+                    if (chars == max)
+                        break;
+                    chars++;
+                }
+                if (name[i] == ' ')
+                    space = i;
+            }
+            end = space > at ? space : i;
+        }
+        start[n] = at;
+        len[n] = end - at;
+        n++;
+        at = end;
+    }
+    return n;
+}
+
+/* A bar's value, exact enough to read: "2600", "10.49", "0.5". */
+static void bar_value(sb_sink *s, double v)
+{
+    if (fabs(v) >= 10000)
+        sb_sink_printf(s, "%.0f", v);
+    else
+        sb_sink_printf(s, "%.4g", v);
+}
+
+typedef struct bar_axis {
+    frame f; /* the value axis: f.log, y_lo, y_hi, y_step, y_ticks */
+    double x0, x1;
+} bar_axis;
+
+static double bar_x(const bar_axis *a, double v)
+{
+    const frame *f = &a->f;
+    double t;
+    if (f->log)
+        t = v > 0 ? (log10(v) - f->y_lo) / (f->y_hi - f->y_lo) : 0;
+    else
+        t = (v - f->y_lo) / (f->y_hi - f->y_lo);
+    if (t < 0)
+        t = 0;
+    return a->x0 + t * (a->x1 - a->x0);
+}
+
+/* Whether series s has a bar or a mark in row r of group g. */
+static bool bar_shown(const sb_svg_bars *b, size_t g, size_t r, size_t s)
+{
+    size_t at = sb_svg_bar_at(b, g, r, s);
+    return isfinite(b->v[at]) || (b->marks && b->marks[at]);
+}
+
+/* The bars (and marks) of row r of group g: the series that have one,
+ * each in a slot of its own; a series without one takes no room. */
+static size_t row_bars(const sb_svg_bars *b, size_t g, size_t r)
+{
+    size_t n = 0;
+    for (size_t s = 0; s < b->n_series; s++)
+        n += bar_shown(b, g, r, s);
+    return n;
+}
+
+/* The height of group g's rows (0: nothing to show), its rows in *rows. */
+static double group_bars_h(const sb_svg_bars *b, size_t g, size_t n_rows, size_t *rows)
+{
+    double h = 0;
+    *rows = 0;
+    for (size_t r = 0; r < n_rows; r++) {
+        size_t n = row_bars(b, g, r);
+        if (!n)
+            continue;
+        h += (double)n * BAR_H + (*rows ? BAR_ROW_GAP : 0);
+        (*rows)++;
+    }
+    return h;
+}
+
+/* "GROUP ROW, SERIES: " of a bar's hover text. */
+static void bar_title(sb_sink *s, const sb_svg_bars *b, size_t g, size_t r, size_t k)
+{
+    sb_svg_escape(s, b->groups[g] ? b->groups[g] : "");
+    if (b->rows && b->rows[r]) {
+        sb_sink_puts(s, " ");
+        sb_svg_escape(s, b->rows[r]);
+    }
+    sb_sink_puts(s, ", ");
+    sb_svg_escape(s, b->series[k]);
+    sb_sink_puts(s, ": ");
+}
+
 void sb_svg_bars_draw(sb_sink *sink, const sb_svg_chart *c, const sb_svg_bars *b)
 {
-    sb_svg_range yr = { 0 };
-    for (size_t i = 0; i < b->n_groups * b->n_series; i++)
-        sb_svg_range_add(&yr, b->v[i]);
-    frame f;
-    frame_init(&f, &yr, b->n_series);
-    open_svg(sink, c, &f);
+    size_t n_rows = b->n_rows ? b->n_rows : 1;
+    sb_svg_range vr = { 0 };
+    for (size_t i = 0; i < b->n_groups * n_rows * b->n_series; i++)
+        sb_svg_range_add(&vr, b->v[i]);
+    bar_axis a;
+    frame_init(&a.f, &vr, 0);
 
-    double group_w = b->n_groups ? PW / (double)b->n_groups : PW;
-    double bar_w = b->n_series ? group_w * 0.8 / (double)b->n_series : 0;
-    /* About 6.5 units per character at font size 11. */
-    size_t max_chars = (size_t)(group_w / 6.5);
-    if (max_chars < 3)
-        max_chars = 3;
-    sb_sink_puts(sink, "<g class=\"x-axis\" text-anchor=\"middle\">\n");
+    /* The columns of names: the groups' as wide as the longest needs, up
+     * to BAR_NAME_SHARE of the width; the rows' as their longest. */
+    size_t max_chars = (size_t)(BAR_W * BAR_NAME_SHARE / BAR_CHAR), name_chars = 1, row_chars = 0;
     for (size_t g = 0; g < b->n_groups; g++) {
-        const char *name = b->groups[g] ? b->groups[g] : "";
-        double cx = ML + ((double)g + 0.5) * group_w;
-        sb_sink_printf(sink, "<text x=\"%.1f\" y=\"%.1f\">", cx, MT + PH + 16);
-        if (strlen(name) > max_chars) {
-            /* Cut on a character boundary, the whole name on hover. */
-            size_t cut = max_chars - 1;
-            while (cut > 0 && ((unsigned char)name[cut] & 0xC0) == 0x80)
-                cut--;
-            char part[256];
-            if (cut >= sizeof part)
-                cut = sizeof part - 1;
-            memcpy(part, name, cut);
-            part[cut] = '\0';
-            sb_sink_puts(sink, "<title>");
-            sb_svg_escape(sink, name);
-            sb_sink_puts(sink, "</title>");
-            sb_svg_escape(sink, part);
-            sb_sink_puts(sink, "\xE2\x80\xA6");
-        } else {
-            sb_svg_escape(sink, name);
-        }
-        sb_sink_puts(sink, "</text>\n");
+        size_t n =
+            utf8_chars(b->groups[g] ? b->groups[g] : "", strlen(b->groups[g] ? b->groups[g] : ""));
+        name_chars = n > name_chars ? n : name_chars;
     }
-    sb_sink_printf(sink, "<text x=\"%.1f\" y=\"%.1f\">", ML + PW / 2, MT + PH + 36);
-    axis_title(sink, c->x_label, NULL, false);
+    if (name_chars > max_chars)
+        name_chars = max_chars;
+    for (size_t r = 0; b->rows && r < n_rows; r++) {
+        size_t n = b->rows[r] ? utf8_chars(b->rows[r], strlen(b->rows[r])) : 0;
+        row_chars = n > row_chars ? n : row_chars;
+    }
+    double name_w = (double)name_chars * BAR_CHAR + 12;
+    double row_w = row_chars ? (double)row_chars * BAR_CHAR + 10 : 0;
+    a.x0 = name_w + row_w;
+    a.x1 = BAR_W - BAR_VALUE;
+
+    /* The height: each group as tall as its rows' bars or its name. */
+    double bars_h = 0;
+    size_t n_shown = 0;
+    for (size_t g = 0; g < b->n_groups; g++) {
+        size_t rows;
+        double h = group_bars_h(b, g, n_rows, &rows);
+        if (!rows)
+            continue;
+        size_t st[BAR_LINES_MAX], ln[BAR_LINES_MAX];
+        size_t lines = wrap(b->groups[g] ? b->groups[g] : "", name_chars, st, ln);
+        bars_h += fmax(h, (double)lines * BAR_LINE) + (n_shown ? BAR_GROUP_GAP : 0);
+        n_shown++;
+    }
+    if (!n_shown)
+        bars_h = BAR_H;
+    double y_axis = BAR_TOP + bars_h + 8;
+    double height = y_axis + BAR_AXIS + 6 + (double)b->n_series * LEGEND_ROW;
+    svg_head(sink, c, "bars", BAR_W, height);
+
+    /* The value axis: vertical grid lines, tick labels and title below. */
+    const frame *f = &a.f;
+    sb_sink_printf(sink, "<g class=\"value-axis%s\" text-anchor=\"middle\">\n",
+                   f->log ? " log" : "");
+    for (size_t i = 0; i < f->y_ticks; i++) {
+        char label[64];
+        double v = tick(f, i, label, sizeof label);
+        double x = bar_x(&a, v);
+        sb_sink_printf(sink,
+                       "<line class=\"grid\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                       "stroke=\"#dddddd\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+                       x, BAR_TOP, x, y_axis, x, y_axis + 14, label);
+        if (f->log && i + 1 < f->y_ticks && f->y_ticks <= 7)
+            for (int m = 2; m <= 5; m += 3) {
+                double xm = bar_x(&a, v * m);
+                sb_sink_printf(sink,
+                               "<line class=\"grid minor\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                               "y2=\"%.1f\" stroke=\"#eeeeee\"/>\n",
+                               xm, BAR_TOP, xm, y_axis);
+            }
+    }
+    sb_sink_printf(sink, "<text x=\"%.1f\" y=\"%.1f\">", (a.x0 + a.x1) / 2, y_axis + 32);
+    axis_title(sink, c->y_label, c->y_unit, f->log);
     sb_sink_puts(sink, "</text>\n</g>\n");
 
-    for (size_t s = 0; s < b->n_series; s++) {
-        size_t colour = b->colours ? b->colours[s] : s;
-        sb_sink_printf(sink, "<g class=\"series s%zu\" fill=\"%s\">\n",
-                       colour % SB_SVG_PALETTE_SIZE, sb_svg_colour(colour));
-        for (size_t g = 0; g < b->n_groups; g++) {
-            double v = b->v[g * b->n_series + s];
-            const char *mark = b->marks ? b->marks[g * b->n_series + s] : NULL;
-            double x = ML + (double)g * group_w + group_w * 0.1 + (double)s * bar_w;
-            if (!isfinite(v) && mark) {
-                /* No bar: the reason, written upwards from the axis in the
-                 * bar's place, whatever its width. */
-                double tx = x + bar_w / 2 + 4, ty = MT + PH - 4;
-                sb_sink_printf(sink,
-                               "<text class=\"mark\" fill=\"#555555\" font-size=\"10\" "
-                               "x=\"%.1f\" y=\"%.1f\" transform=\"rotate(-90 %.1f %.1f)\"><title>",
-                               tx, ty, tx, ty);
-                sb_svg_escape(sink, b->groups[g]);
-                sb_sink_puts(sink, ", ");
-                sb_svg_escape(sink, b->series[s]);
-                sb_sink_puts(sink, ": ");
-                sb_svg_escape(sink, mark);
-                sb_sink_puts(sink, "</title>");
-                sb_svg_escape(sink, mark);
-                sb_sink_puts(sink, "</text>\n");
-                continue;
-            }
-            if (!isfinite(v))
-                continue;
-            double y0 = y_px(&f, 0), y1 = y_px(&f, v < 0 ? 0 : v);
+    /* Group by group: its name, its rows' names, its bars and values. */
+    double y = BAR_TOP;
+    bool first = true;
+    for (size_t g = 0; g < b->n_groups; g++) {
+        size_t rows;
+        double h = group_bars_h(b, g, n_rows, &rows);
+        if (!rows)
+            continue;
+        const char *name = b->groups[g] ? b->groups[g] : "";
+        size_t st[BAR_LINES_MAX], ln[BAR_LINES_MAX];
+        size_t lines = wrap(name, name_chars, st, ln);
+        double gh = fmax(h, (double)lines * BAR_LINE);
+        if (!first) {
+            y += BAR_GROUP_GAP;
             sb_sink_printf(sink,
-                           "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"><title>", x,
-                           y1, bar_w > 1 ? bar_w - 1 : bar_w, y0 - y1);
-            sb_svg_escape(sink, b->groups[g]);
-            sb_sink_puts(sink, ", ");
-            sb_svg_escape(sink, b->series[s]);
-            sb_sink_puts(sink, ": ");
-            value_text(sink, v, c->y_unit);
-            sb_sink_puts(sink, "</title></rect>\n");
+                           "<line class=\"grid\" x1=\"4\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+                           "stroke=\"#eeeeee\"/>\n",
+                           y - BAR_GROUP_GAP / 2, BAR_W - 4, y - BAR_GROUP_GAP / 2);
         }
-        sb_sink_puts(sink, "</g>\n");
+        first = false;
+        sb_sink_puts(sink, "<text class=\"group\" text-anchor=\"end\">");
+        double ty = y + gh / 2 - (double)lines * BAR_LINE / 2 + BAR_LINE - 3;
+        for (size_t i = 0; i < lines; i++) {
+            char part[512];
+            size_t n = ln[i] < sizeof part ? ln[i] : sizeof part - 1;
+            memcpy(part, name + st[i], n);
+            part[n] = '\0';
+            sb_sink_printf(sink, "<tspan x=\"%.1f\" y=\"%.1f\">", name_w - 8,
+                           ty + (double)i * BAR_LINE);
+            sb_svg_escape(sink, part);
+            sb_sink_puts(sink, "</tspan>");
+        }
+        sb_sink_puts(sink, "</text>\n");
+        double ry = y + (gh - h) / 2;
+        for (size_t r = 0; r < n_rows; r++) {
+            size_t n_bars = row_bars(b, g, r), slot = 0;
+            if (!n_bars)
+                continue;
+            double rh = (double)n_bars * BAR_H;
+            if (b->rows && b->rows[r]) {
+                sb_sink_printf(sink,
+                               "<text class=\"row\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">",
+                               a.x0 - 6, ry + rh / 2 + 4);
+                sb_svg_escape(sink, b->rows[r]);
+                sb_sink_puts(sink, "</text>\n");
+            }
+            for (size_t k = 0; k < b->n_series; k++) {
+                if (!bar_shown(b, g, r, k))
+                    continue;
+                size_t at = sb_svg_bar_at(b, g, r, k);
+                double v = b->v[at];
+                const char *mark = b->marks ? b->marks[at] : NULL;
+                size_t colour = b->colours ? b->colours[k] : k;
+                double by = ry + (double)slot++ * BAR_H;
+                if (!isfinite(v) && mark) {
+                    /* No bar: the reason in its place, from the axis. */
+                    sb_sink_printf(sink,
+                                   "<text class=\"mark\" fill=\"#555555\" font-size=\"10\" "
+                                   "x=\"%.1f\" y=\"%.1f\"><title>",
+                                   a.x0 + 4, by + BAR_H - 4);
+                    bar_title(sink, b, g, r, k);
+                    sb_svg_escape(sink, mark);
+                    sb_sink_puts(sink, "</title>");
+                    sb_svg_escape(sink, mark);
+                    sb_sink_puts(sink, "</text>\n");
+                    continue;
+                }
+                double x1 = bar_x(&a, v < 0 ? 0 : v);
+                sb_sink_printf(sink,
+                               "<rect class=\"s%zu\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+                               "height=\"%.1f\" fill=\"%s\"><title>",
+                               colour % SB_SVG_PALETTE_SIZE, a.x0, by + 1, x1 - a.x0, BAR_H - 2,
+                               sb_svg_colour(colour));
+                bar_title(sink, b, g, r, k);
+                value_text(sink, v, c->y_unit);
+                sb_sink_puts(sink, "</title></rect>\n");
+                sb_sink_printf(sink, "<text class=\"value\" x=\"%.1f\" y=\"%.1f\">", x1 + 4,
+                               by + BAR_H - 3);
+                bar_value(sink, v);
+                sb_sink_puts(sink, "</text>\n");
+            }
+            ry += rh + BAR_ROW_GAP;
+        }
+        y += gh;
     }
-    axis_lines(sink);
+    sb_sink_printf(sink,
+                   "<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\" fill=\"none\" "
+                   "stroke=\"#333333\"/>\n",
+                   a.x0, BAR_TOP - 4, y_axis, a.x1);
     sb_sink_puts(sink, "<g class=\"legend\">\n");
     for (size_t i = 0; i < b->n_series; i++)
-        legend_row(sink, i, b->colours ? b->colours[i] : i, b->series[i], false);
+        legend_at(sink, a.x0, y_axis + BAR_AXIS + (double)i * LEGEND_ROW,
+                  b->colours ? b->colours[i] : i, b->series[i], false);
     sb_sink_puts(sink, "</g>\n");
     sb_sink_puts(sink, "</svg>\n");
 }

@@ -10,13 +10,17 @@
  *   lines  y against x, one polyline per series with a dot per point; x
  *          linear (zcav: GiB) or log 2 (sweep: block sizes, labelled 8B ..
  *          1M).
- *   bars   grouped bars: one group per category (a test), one bar per
- *          series (a run or a target) inside it; a value that could not
- *          be measured is a note in the bar's place, never a bar.
+ *   bars   horizontal bars, one group per category (a test) with its name
+ *          written in full on the left (wrapped, never cut), optionally in
+ *          rows (read and write side by side), one bar per series (a run
+ *          or a target) in each row, each bar with its value at its end; a
+ *          value that could not be measured is a note in the bar's place,
+ *          never a bar. The chart is 900 units wide (the page's width) and
+ *          as tall as its bars need.
  *
- * y is linear from 0, or logarithmic (ticks at 1, 10, 100, ..., the axis
- * title saying "log scale") when the values span more than two decades
- * and none is zero or negative (sb_svg_range_log).
+ * The value axis (y of lines, x of bars) is linear from 0, or logarithmic (ticks at 1, 10, 100,
+ * ..., the axis title saying "log scale") when the values span more than two decades and none is
+ * zero or negative (sb_svg_range_log).
  *
  * Every point and bar carries a <title> with its exact value, which a
  * browser shows on hover (or a long press on a phone). The SVG has a
@@ -47,6 +51,14 @@ typedef enum sb_svg_xscale {
     SB_SVG_X_LOG2_BYTES, /* x in bytes; ticks at powers of two */
 } sb_svg_xscale;
 
+/* A place on a line chart's x axis where something changed (the sweep's
+ * reads turning from buffered to O_DIRECT): a dashed vertical line with
+ * its text at the top. */
+typedef struct sb_svg_xmark {
+    double x;         /* in x's units (bytes for log 2) */
+    const char *text; /* "O_DIRECT from 512B" */
+} sb_svg_xmark;
+
 typedef struct sb_svg_chart {
     const char *title;
     const char *x_label; /* "block size", "offset" */
@@ -54,7 +66,9 @@ typedef struct sb_svg_chart {
     const char *y_label; /* "throughput" */
     const char *y_unit;  /* "MiB/s" */
     sb_svg_xscale xscale;
-    bool standalone; /* a file of its own: the XML declaration and xmlns */
+    bool standalone;            /* a file of its own: the XML declaration and xmlns */
+    const sb_svg_xmark *xmarks; /* lines only: n_xmarks marks, or NULL */
+    size_t n_xmarks;
 } sb_svg_chart;
 
 typedef struct sb_svg_series {
@@ -74,16 +88,31 @@ typedef struct sb_svg_bars {
     size_t n_groups;
     const char *const *series; /* n_series names */
     size_t n_series;
-    const double *v;       /* n_groups * n_series values, group-major; NaN: none */
+    /* n_groups * n_rows * n_series values (n_rows 0 counts as 1), group
+     * then row then series major; NaN: none. */
+    const double *v;
     const size_t *colours; /* n_series palette indexes, or NULL: 0, 1, 2, ... */
     /* NULL, or n_groups * n_series notes like v: where v is NaN and the
      * note is not NULL ("too fast", "not measured") the note is written
      * upwards in the bar's place, so that a value that could not be
      * measured never looks like a small one, nor like a test not run. */
     const char *const *marks;
+    /* NULL (n_rows 0): one row per group. Else each group has n_rows rows
+     * named rows[r] ("read", "write"), written beside their bars; a row no
+     * series has a value or mark for is left out. A bar's test is then
+     * "GROUP ROW". */
+    const char *const *rows;
+    size_t n_rows;
 } sb_svg_bars;
 
-/* Draws grouped bars to sink (c->xscale and c->x_unit are not used). */
+/* The index of group g, row r, series s in b->v and b->marks. */
+static inline size_t sb_svg_bar_at(const sb_svg_bars *b, size_t g, size_t r, size_t s)
+{
+    size_t rows = b->n_rows ? b->n_rows : 1;
+    return (g * rows + r) * b->n_series + s;
+}
+
+/* Draws the bars to sink (c->xscale and c->x_unit are not used). */
 void sb_svg_bars_draw(sb_sink *sink, const sb_svg_chart *c, const sb_svg_bars *b);
 
 /* ---- the parts, for the renderers and the unit tests -------------------- */

@@ -11,7 +11,7 @@
 #     SB_UPDATE_GOLDEN=1 meson test -C build report
 #
 # Bad command lines and failures are one line on stderr, a non-zero exit
-# and no file left behind.
+# and no file left behind; a FIFO or a link given to -o stays what it is.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 sb_require_python
@@ -75,7 +75,7 @@ grep -q 'Sequential Output' "$T/latest.html" || bad "latest: no bonnie table"
 # The sweep: a write and a read chart, three points each, the label escaped.
 sb_run "$T/r1" report 1 --db "$DB" -o "$T/r1.html"
 clean r1
-[[ $(count "$T/r1.html" '<svg') -eq 2 ]] || bad "report 1: not two charts"
+[[ $(count "$T/r1.html" 'class="chart ') -eq 2 ]] || bad "report 1: not two charts"
 [[ $(count "$T/r1.html" '<circle') -eq 6 ]] || bad "report 1: not 3 points per chart"
 grep -q 'note=&lt;script&gt;x&lt;/script&gt;' "$T/r1.html" || bad "report 1: label not escaped"
 grep -q '<script' "$T/r1.html" && bad "report 1: a <script> in the page"
@@ -94,7 +94,7 @@ grep -q 'MiB/s' "$T/si.stdout" && bad "--si: MiB/s still shown"
 sb_run "$T/all" report 1 2 3 4 --db "$DB"
 clean all
 for id in sweep zcav kind-fio bonnie runs hosts targets; do
-    grep -q "<h2 id=\"$id\"" "$T/all.stdout" || bad "report 1 2 3 4: no section $id"
+    grep -q "<h[23] id=\"$id\"" "$T/all.stdout" || bad "report 1 2 3 4: no section $id"
 done
 python3 - "$T/all.stdout" <<'PY' || bad "report 1 2 3 4: the page does not parse as HTML"
 import html.parser, sys
@@ -105,7 +105,10 @@ class P(html.parser.HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag == "svg":
             self.svgs += 1
-            assert ("viewbox", "0 0 640 " + dict(attrs)["viewbox"].split()[3]) in attrs
+            # Line charts 640 units wide, bar charts the page's 900, the
+            # small charts of a point's samples 100.
+            w, cls = dict(attrs)["viewbox"].split()[2], dict(attrs)["class"]
+            assert w == ("100" if cls == "spark" else "900" if "bars" in cls else "640"), attrs
         if tag not in ("meta", "br", "line", "circle", "rect", "path", "polyline"):
             self.stack.append(tag)
     def handle_endtag(self, tag):
@@ -192,6 +195,28 @@ sb_run "$T/keep" report 1 --db "$DB" -o "$T/keep.html"
 clean keep
 cmp -s "$T/keep.html" "$T/r1.html" || bad "report -o over an existing file: not the report"
 no_file keep.html. "replacing a file"
+
+# What is not a regular file is written to, never replaced by one (report -o
+# /dev/null once left a regular file in its place): a FIFO stays a FIFO and
+# its reader gets the page; a symbolic link stays a link, the file it names
+# holds the page; a directory is refused.
+mkfifo "$T/fifo"
+timeout 20 cat "$T/fifo" >"$T/fifo.out" &
+reader=$!
+sb_run "$T/fifo_w" report 1 --db "$DB" -o "$T/fifo"
+clean fifo_w
+wait $reader # bounded: the reader gives up after 20 s when nothing opens the FIFO
+[[ -p $T/fifo ]] || bad "report -o FIFO: the FIFO was replaced"
+cmp -s "$T/fifo.out" "$T/r1.html" || bad "report -o FIFO: its reader did not get the page"
+echo old >"$T/target.html"
+ln -s target.html "$T/link.html"
+sb_run "$T/link" report 1 --db "$DB" -o "$T/link.html"
+clean link
+[[ -L $T/link.html ]] || bad "report -o LINK: the link was replaced by a file"
+cmp -s "$T/target.html" "$T/r1.html" || bad "report -o LINK: the file it names is not the page"
+mkdir "$T/adir"
+sb_run "$T/e_adir" report 1 --db "$DB" -o "$T/adir"
+one_error e_adir 1 "cannot write '$T/adir': it is a directory"
 
 sb_run "$T/help" report --help
 clean help

@@ -12,7 +12,10 @@
 #   - hold the charts in its DOM (--dump-dom): an <svg> per chart, lines,
 #     dots and bars;
 #   - log no console message at all (the page has no script; a control
-#     page with an error proves the console is really watched).
+#     page with an error proves the console is really watched);
+#   - lay out every bar chart's names, values, ticks and legend inside the
+#     chart, none over another, no name into the bars, none cut short
+#     (measured by a script in a copy of the page: getBBox).
 #
 # Skips (77) without chromium. Every browser call is bounded by timeout(1)
 # and runs with a private profile in the test's directory.
@@ -76,6 +79,12 @@ browser "$T/shot.log" --window-size=900,4000 --screenshot="$T/shot.png" \
 browser "$T/dark.log" --force-dark-mode --window-size=900,4000 --screenshot="$T/dark.png" \
     "file://$T/report.html" >/dev/null ||
     sb_fail "chromium failed to take the dark screenshot (exit $?): $(tail -5 "$T/dark.log")"
+# Kept for people to look at (the build directory's report-shots).
+if [[ -n ${SB_SHOTS_DIR:-} ]] && mkdir -p "$SB_SHOTS_DIR"; then
+    cp "$T/shot.png" "$SB_SHOTS_DIR/report-light.png"
+    cp "$T/dark.png" "$SB_SHOTS_DIR/report-dark.png"
+    cp "$T/report.html" "$SB_SHOTS_DIR/report.html"
+fi
 browser "$T/dom.log" --dump-dom "file://$T/report.html" >"$T/report.dom" ||
     sb_fail "chromium failed to dump the DOM (exit $?): $(tail -5 "$T/dom.log")"
 
@@ -84,6 +93,60 @@ bad() {
     echo "not ok - $*"
     failed=$((failed + 1))
 }
+
+# The bar charts' text as the browser lays it out: a copy of the page with
+# a script that measures every label, value, tick and legend text
+# (getBBox, in the chart's units) and writes what is wrong into the DOM.
+python3 - "$T/report.html" "$T/geom.html" <<'PY'
+import sys
+page = open(sys.argv[1], encoding="utf-8").read()
+script = r'''<script>
+const out = []; let charts = 0, texts = 0;
+document.querySelectorAll("svg.chart.bars").forEach(svg => {
+  charts++;
+  const W = svg.viewBox.baseVal.width;
+  const bars = [...svg.querySelectorAll("rect")].filter(r => r.querySelector("title"));
+  const x0 = Math.min(...bars.map(r => r.x.baseVal.value));
+  const sel = "text.group tspan, text.row, text.value, text.mark, g.value-axis text, g.legend text";
+  const boxes = [...svg.querySelectorAll(sel)].map(t => {
+    const b = t.getBBox();
+    return { t: t.textContent, x: b.x, y: b.y, x2: b.x + b.width, y2: b.y + b.height,
+             label: t.matches("text.group tspan, text.row") };
+  });
+  texts += boxes.length;
+  for (const b of boxes) {
+    if (b.x < 0 || b.x2 > W) out.push("outside the chart: " + b.t);
+    if (b.label && b.x2 > x0 + 0.5) out.push("name runs into the bars: " + b.t);
+  }
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i], b = boxes[j];
+      if (a.x < b.x2 - 0.5 && b.x < a.x2 - 0.5 && a.y < b.y2 - 0.5 && b.y < a.y2 - 0.5)
+        out.push("overlap: " + a.t + " / " + b.t);
+    }
+});
+const p = document.createElement("pre");
+p.id = "sb-geom";
+p.textContent = JSON.stringify({ charts, texts, wrong: out });
+document.body.appendChild(p);
+</script>'''
+open(sys.argv[2], "w", encoding="utf-8").write(page.replace("</body>", script + "</body>"))
+PY
+browser "$T/geom.log" --dump-dom "file://$T/geom.html" >"$T/geom.dom" ||
+    sb_fail "chromium failed on the measured page (exit $?): $(tail -5 "$T/geom.log")"
+python3 - "$T/geom.dom" <<'PY' || bad "a bar chart's text is cut short, outside its chart or overlapping"
+import html, json, re, sys
+dom = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r'<pre id="sb-geom">(.*?)</pre>', dom, re.S)
+assert m, "the measuring script did not run"
+g = json.loads(html.unescape(m.group(1)))
+print("bar charts measured: %d, texts: %d" % (g["charts"], g["texts"]))
+for w in g["wrong"]:
+    print("  " + w)
+assert g["charts"] >= 5 and g["texts"] >= 50, g
+assert not g["wrong"]
+assert "\u2026" not in dom, "a label cut short with an ellipsis"
+PY
 
 for log in shot dark dom; do
     if grep -q 'CONSOLE' "$T/$log.log"; then
@@ -95,11 +158,15 @@ done
 python3 - "$T/report.dom" <<'PY' || bad "the charts are not in the browser's DOM"
 import sys
 dom = open(sys.argv[1], encoding="utf-8").read()
-counts = {t: dom.count("<" + t) for t in ("svg", "polyline", "circle", "rect", "table")}
+counts = {t: dom.count("<" + t) for t in ("polyline", "circle", "rect", "table")}
+# The charts; the small charts of each point's samples are <svg class="spark">.
+counts["svg"] = dom.count('class="chart ')
+counts["spark"] = dom.count('<svg class="spark"')
 print("DOM:", counts)
 # sweep write + read, zcav, fio throughput + IOPS + p99, bonnie x 2
 assert counts["svg"] == 8, counts
 assert counts["polyline"] >= 3 and counts["circle"] >= 10 + 16, counts
+assert counts["spark"] >= 5, counts
 assert counts["rect"] >= 8 + 20, counts
 assert counts["table"] >= 7, counts
 PY

@@ -92,7 +92,7 @@ class P(html.parser.HTMLParser):
                 self.owner = tag
             elif tag == "title":
                 self.title = self.owner
-            elif tag == "g" and a.get("class", "").startswith("y-axis"):
+            elif tag == "g" and a.get("class", "").startswith(("y-axis", "value-axis")):
                 self.fig["axis"] = a["class"]
     def handle_data(self, data):
         if self.fig is not None and self.title:
@@ -127,7 +127,7 @@ for want in ("#runs", "#run-5", "#sweep", "#sweep-write", "#sweep-read", "#zcav-
     check(want in p.nav_links, "contents without " + want)
 
 # Every chart has one CSV link; its values are the chart's.
-svgs = page.count("<svg")
+svgs = page.count('class="chart ')  # not the small charts of samples (svg.spark)
 # sweep write and read, zcav, bonnie's two, fio's three
 check(len(p.figures) == svgs == 8, "%d figures for %d charts" % (len(p.figures), svgs))
 names = set()
@@ -171,8 +171,8 @@ check(len(fast) == page.count("<td>+++++</td>") and len(fast) >= 1,
 
 # Log axis over more than two decades, linear otherwise.
 axis = {f["svg_title"]: f["axis"] for f in p.figures}
-check(axis.get("bonnie: sequential throughput") == "y-axis log", "bonnie throughput not on a log axis")
-check(axis.get("fio: throughput") == "y-axis", "fio throughput (7x) not linear")
+check(axis.get("bonnie: sequential throughput") == "value-axis log", "bonnie throughput not on a log axis")
+check(axis.get("fio: throughput") == "value-axis", "fio throughput (7x) not linear")
 check("throughput (MiB/s, log scale)" in page, "the log axis does not say so")
 sys.exit(1 if fails else 0)
 PY

@@ -206,13 +206,36 @@ static void test_lines(void **state)
     sb_buf_free(&b);
 }
 
+/* The text of the tspans of the group label that holds first, joined with
+ * spaces, into buf. */
+static const char *label_text(const char *out, const char *first, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    const char *at = strstr(out, first), *p = NULL;
+    assert_non_null(at);
+    /* The label's own <text>: the last one that opens before first. */
+    for (const char *q = strstr(out, "<text class=\"group\""); q && q <= at;
+         q = strstr(q + 1, "<text class=\"group\""))
+        p = q;
+    const char *end = p ? strstr(p, "</text>") : NULL;
+    assert_non_null(end);
+    for (const char *t = strstr(p, "<tspan"); t && t < end; t = strstr(t + 1, "<tspan")) {
+        const char *a = strchr(t, '>') + 1, *z = strstr(a, "</tspan>");
+        if (buf[0])
+            strncat(buf, " ", len - strlen(buf) - 1);
+        strncat(buf, a,
+                (size_t)(z - a) < len - strlen(buf) - 1 ? (size_t)(z - a) : len - strlen(buf) - 1);
+    }
+    return buf;
+}
+
 static void test_bars(void **state)
 {
     (void)state;
-    const char *groups[3] = { "read", "write", "a very long test name that is cut" };
+    const char *groups[3] = { "read", "write", "a very long test name that is never cut short" };
     const char *series[2] = { "host a", "host b" };
     const double v[6] = { 10, 20, 5, NAN, 1, 2 };
-    sb_svg_bars bars = { groups, 3, series, 2, v, NULL, NULL };
+    sb_svg_bars bars = { groups, 3, series, 2, v, NULL, NULL, NULL, 0 };
     sb_svg_chart c = { .title = "fio", .x_label = "test", .y_label = "IOPS", .y_unit = "/s" };
     sb_buf b = { 0 };
     sb_sink sink;
@@ -220,14 +243,80 @@ static void test_bars(void **state)
     sb_svg_bars_draw(&sink, &c, &bars);
     const char *out = b.data;
     assert_null(strstr(out, "<?xml"));
-    /* Five bars and two legend swatches. */
-    assert_int_equal(count(out, "<rect x="), 5);
-    assert_int_equal(count(out, "<rect class=\"s"), 2);
+    /* Horizontal, the page's width. */
+    assert_non_null(strstr(out, "viewBox=\"0 0 900 "));
+    /* Five bars, each with its value written at its end, two swatches. */
+    assert_int_equal(count(out, "</title></rect>"), 5);
+    assert_int_equal(count(out, "<text class=\"value\""), 5);
+    assert_int_equal(count(out, "height=\"11\""), 2);
+    assert_non_null(strstr(out, ">20</text>"));
     assert_null(strstr(out, "log scale"));
     assert_non_null(strstr(out, "<title>read, host b: 20 /s</title>"));
     assert_null(strstr(out, "write, host b"));
-    assert_non_null(strstr(out, "<title>a very long test name that is cut</title>"));
+    /* Every name in full, never cut short with an ellipsis. */
+    assert_null(strstr(out, "\xE2\x80\xA6"));
+    char buf[512];
+    assert_string_equal(label_text(out, ">a very long", buf, sizeof buf),
+                        "a very long test name that is never cut short");
     sb_buf_free(&b);
+
+    /* A name longer than the column wraps on spaces, a word longer than
+     * a line is split, and every character is still there. */
+    const char *long_groups[1] = {
+        "randread_4k_iodepth32_numjobs4_direct1_on_the_usb3_disk through the hub on port 2"
+    };
+    const double lv[1] = { 1 };
+    sb_svg_bars lb = { long_groups, 1, series, 1, lv, NULL, NULL, NULL, 0 };
+    b = (sb_buf){ 0 };
+    sb_sink_init_buf(&sink, &b);
+    sb_svg_bars_draw(&sink, &c, &lb);
+    assert_true(count(b.data, "<tspan") >= 2);
+    char joined[512], want[512];
+    size_t nj = 0, nw = 0;
+    label_text(b.data, "<text class=\"group\"", buf, sizeof buf);
+    /* The hard split has no space: take the spaces out of both. */
+    for (const char *p = buf; *p && nj + 1 < sizeof joined; p++)
+        if (*p != ' ')
+            joined[nj++] = *p;
+    for (const char *p = long_groups[0]; *p && nw + 1 < sizeof want; p++)
+        if (*p != ' ')
+            want[nw++] = *p;
+    joined[nj] = want[nw] = '\0';
+    assert_string_equal(joined, want);
+    sb_buf_free(&b);
+}
+
+static void test_bar_rows(void **state)
+{
+    (void)state;
+    /* The suite's tests: read and write side by side under one name; a
+     * row no series has is left out (RND4K Q32T1 wrote nothing). */
+    const char *groups[2] = { "SEQ1M Q8T1", "RND4K Q32T1" };
+    const char *rows[2] = { "read", "write" };
+    const char *series[2] = { "run 1", "run 2" };
+    const double v[8] = { 20, 24, 10, 12, 30, 31, NAN, NAN };
+    sb_svg_bars bars = { groups, 2, series, 2, v, NULL, NULL, rows, 2 };
+    sb_svg_chart c = { .title = "job", .y_label = "throughput", .y_unit = "MiB/s" };
+    sb_buf b = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &b);
+    sb_svg_bars_draw(&sink, &c, &bars);
+    const char *out = b.data;
+    assert_int_equal(count(out, "</title></rect>"), 6);
+    assert_int_equal(count(out, "<text class=\"row\""), 3);
+    assert_int_equal(count(out, "<text class=\"group\""), 2);
+    assert_non_null(strstr(out, "<title>SEQ1M Q8T1 write, run 2: 12 MiB/s</title>"));
+    assert_non_null(strstr(out, "<title>RND4K Q32T1 read, run 1: 30 MiB/s</title>"));
+    assert_null(strstr(out, "RND4K Q32T1 write"));
+    sb_buf_free(&b);
+
+    /* Its CSV names each bar's test in full. */
+    sb_buf csv = { 0 };
+    sb_sink_init_buf(&sink, &csv);
+    sb_html_csv_bars(&sink, &c, &bars);
+    assert_non_null(strstr(csv.data, "run 2,SEQ1M Q8T1 write,12,MiB/s,\r\n"));
+    assert_null(strstr(csv.data, "RND4K Q32T1 write"));
+    sb_buf_free(&csv);
 }
 
 static void test_bar_marks(void **state)
@@ -239,14 +328,14 @@ static void test_bar_marks(void **state)
     const char *series[1] = { "ssd" };
     const double v[3] = { NAN, 40000, NAN };
     const char *marks[3] = { "too fast", NULL, "not measured" };
-    sb_svg_bars bars = { groups, 3, series, 1, v, NULL, marks };
+    sb_svg_bars bars = { groups, 3, series, 1, v, NULL, marks, NULL, 0 };
     sb_svg_chart c = { .title = "ops", .x_label = "test", .y_label = "ops", .y_unit = "/s" };
     sb_buf b = { 0 };
     sb_sink sink;
     sb_sink_init_buf(&sink, &b);
     sb_svg_bars_draw(&sink, &c, &bars);
     const char *out = b.data;
-    assert_int_equal(count(out, "<rect x="), 1);
+    assert_int_equal(count(out, "</title></rect>"), 1);
     assert_int_equal(count(out, "<text class=\"mark\""), 2);
     assert_non_null(strstr(out, "<title>seeks, ssd: too fast</title>too fast</text>"));
     assert_non_null(strstr(out, ">not measured</text>"));
@@ -313,13 +402,14 @@ static void test_log_axis(void **state)
     for (size_t i = 0; i < ARRAY_LEN(labels); i++)
         assert_string_equal(sb_svg_log_label(labels[i].e, buf, sizeof buf), labels[i].want);
 
-    /* A chart of 10 and 2600 MiB/s: ticks 1 .. 10000 (10 on the bottom
-     * line would be a bar of no height), the axis says so, each decade the
-     * same height (PH / 4 = 60 units). */
+    /* A chart of 10 and 2600 MiB/s: ticks 1 .. 10000 (10 at the axis'
+     * start would be a bar of no length), the axis says so, each decade the
+     * same length: the plot from 40 (two names of 4 characters) to 830,
+     * 197.5 units a decade. */
     const char *groups[2] = { "card", "disk" };
     const char *series[1] = { "seq read" };
     const double v[2] = { 10, 2600 };
-    sb_svg_bars bars = { groups, 2, series, 1, v, NULL, NULL };
+    sb_svg_bars bars = { groups, 2, series, 1, v, NULL, NULL, NULL, 0 };
     sb_svg_chart c = {
         .title = "t", .x_label = "test", .y_label = "throughput", .y_unit = "MiB/s"
     };
@@ -329,15 +419,15 @@ static void test_log_axis(void **state)
     sb_svg_bars_draw(&sink, &c, &bars);
     const char *out = b.data;
     assert_non_null(strstr(out, "throughput (MiB/s, log scale)"));
-    assert_non_null(strstr(out, "<g class=\"y-axis log\">"));
+    assert_non_null(strstr(out, "<g class=\"value-axis log\""));
     for (size_t i = 0; i < 4; i++) {
         static const char *const ticks[4] = { ">1</text>", ">10</text>", ">100</text>",
                                               ">10000</text>" };
         assert_non_null(strstr(out, ticks[i]));
     }
-    /* The card's bar: from the axis (y 280) up one decade to y 220. */
-    assert_non_null(strstr(out, "y=\"220.0\" width="));
-    assert_non_null(strstr(out, "height=\"60.0\"><title>card, seq read: 10 MiB/s"));
+    /* The card's bar: from the axis one decade long. */
+    assert_non_null(strstr(out, "x=\"40.0\" y=\"41.0\" width=\"197.5\""));
+    assert_non_null(strstr(out, "<title>card, seq read: 10 MiB/s"));
     sb_buf_free(&b);
 
     /* The same with a zero beside them: linear from 0. */
@@ -430,8 +520,18 @@ static void add_point(sb_target_res *t, const char *dir, uint64_t bs, double mib
     ok(sb_result_add_test(t, "sweep", name, &test, &err), &err);
     ok(sb_kvs_set(&test->params, "direction", dir, &err), &err);
     ok(sb_kvs_setf(&test->params, &err, "bs_bytes", "%llu", (unsigned long long)bs), &err);
-    ok(sb_result_add_measurement(test, "throughput", "B/s", mib_s * MIB, mib_s * MIB / 50, NULL, 0,
-                                 &err),
+    ok(sb_kvs_set(&test->params, "stop", "stable", &err), &err);
+    /* As the sweep reads: buffered below 512 B, O_DIRECT from there. */
+    const char *io = strcmp(dir, "write") == 0 ? "buffered, fdatasync"
+                     : bs < 512                ? "buffered, file cache dropped"
+                                               : "direct";
+    ok(sb_kvs_set(&test->params, "io_path", io, &err), &err);
+    /* Its samples: a burst, then steady around the result. */
+    double samples[5] = { 1.3, 0.97, 1.02, 0.99, 1.01 };
+    for (size_t i = 0; i < 5; i++)
+        samples[i] *= mib_s * MIB;
+    ok(sb_result_add_measurement(test, "throughput", "B/s", mib_s * MIB, mib_s * MIB / 50, samples,
+                                 5, &err),
        &err);
 }
 
@@ -443,12 +543,14 @@ static sb_run *seed000_run(size_t i)
     sb_run *run = sb_run_new(cmd, STARTED_UNIX + (int64_t)i * 3600);
     assert_non_null(run);
     ok(sb_kvs_set(&run->host, "hostname", "bananapi", &err), &err);
-    ok(sb_kvs_set(&run->host, "model", "LeMaker Banana Pi", &err), &err);
+    ok(sb_kvs_set(&run->host, "board", "LeMaker Banana Pi", &err), &err);
     ok(sb_kvs_set(&run->labels, "drive", "hdd-2t", &err), &err);
     sb_target_res *t;
     snprintf(path, sizeof path, "/media/%s", fs_names[i]);
     ok(sb_result_add_target(run, path, "directory", fs_names[i], &t, &err), &err);
     ok(sb_kvs_set(&t->info, "device.model", "ST2000DM001", &err), &err);
+    ok(sb_kvs_set(&t->info, "bus.type", "sata", &err), &err);
+    ok(sb_kvs_set(&t->info, "bus.sata_link_speed", "3.0 Gbps", &err), &err);
     for (size_t k = 0; k < 18; k++)
         if (!(i == 3 && k == 0))
             add_point(t, "write", sizes[k], write_mib[i][k]);
@@ -480,6 +582,7 @@ static void add_fio(sb_target_res *t, const char *dir, double bps, double iops, 
     char name[32];
     snprintf(name, sizeof name, "test %s", dir);
     ok(sb_result_add_test(t, "fio", name, &test, &err), &err);
+    ok(sb_kvs_set(&test->params, "direction", dir, &err), &err); /* as an import has it */
     ok(sb_result_add_measurement(test, "throughput", "B/s", bps, 0, NULL, 0, &err), &err);
     ok(sb_result_add_measurement(test, "iops", "1/s", iops, 0, NULL, 0, &err), &err);
     ok(sb_result_add_measurement(test, "clat_p99", "ns", p99, 0, NULL, 0, &err), &err);
@@ -644,7 +747,7 @@ static void test_seed000(void **state)
     assert_null(strstr(p, "src="));
     assert_null(strstr(p, "http:"));
     assert_null(strstr(p, "url("));
-    assert_int_equal(count(p, "<svg"), 2);
+    assert_int_equal(count(p, "class=\"chart "), 2);
     assert_int_equal(count(p, "class=\"series s"), 8);
     /* Three headings of results (the sweep, its write and read): no table
      * of contents; a CSV link under each chart. */
@@ -654,6 +757,10 @@ static void test_seed000(void **state)
     assert_non_null(strstr(p, "@media screen and (prefers-color-scheme: dark)"));
     assert_non_null(strstr(p, "@media print"));
     assert_non_null(strstr(p, "Sweep: write throughput per block size"));
+    /* Details equal in the four runs once, what differs highlighted. */
+    assert_non_null(strstr(p, "<th class=\"l\">device.model</th><td class=\"wrap same\" "
+                              "colspan=\"4\">ST2000DM001</td>"));
+    assert_non_null(strstr(p, "<tr class=\"differs\"><th class=\"l\">filesystem</th>"));
     golden("report_seed000.html", &out);
     sb_buf_free(&out);
 
@@ -684,9 +791,12 @@ static void test_seed004(void **state)
     ok(render(seed004_run, 4, SB_HTML_PAGE, 0, &out, &err), &err);
     /* Throughput, IOPS and p99 bars; four hosts, the last without a
      * write. */
-    assert_int_equal(count(out.data, "<svg"), 3);
+    assert_int_equal(count(out.data, "class=\"chart "), 3);
     assert_int_equal(count(out.data, "<title>test write, run 4"), 0);
     assert_int_equal(count(out.data, "<title>test read, run 4 orangepipc"), 3);
+    /* Seed 004's table: hosts x read and write, IOPS beside the rates. */
+    assert_non_null(strstr(out.data, "<table class=\"grid\">"));
+    assert_int_equal(count(out.data, "<tr><td class=\"l\">test</td>"), 4);
     golden("report_seed004.html", &out);
     sb_buf_free(&out);
 }
@@ -706,9 +816,96 @@ static void test_mixed(void **state)
     assert_non_null(strstr(p, "<td>+++++</td><td>+++</td>"));
     assert_non_null(strstr(p, "29311us"));
     /* zcav: one line of 32 points; bonnie: two bar charts. */
-    assert_int_equal(count(p, "<svg"), 3);
+    assert_int_equal(count(p, "class=\"chart "), 3);
     assert_int_equal(count(p, "<circle"), 32);
     golden("report_mixed.html", &out);
+    sb_buf_free(&out);
+}
+
+/* Run 0: `storbench run`'s standard suite on a card (read and write of
+ * each job, MIX4K both); run 1: the pi profile with its score. */
+static sb_run *suite_run(size_t i)
+{
+    sb_error err = { 0 };
+    sb_run *run = sb_run_new(i ? "storbench run --profile pi /mnt" : "storbench run /mnt",
+                             STARTED_UNIX + (int64_t)i * 600);
+    assert_non_null(run);
+    ok(sb_kvs_set(&run->host, "hostname", "rpi4", &err), &err);
+    ok(sb_kvs_set(&run->host, "board", "Raspberry Pi 4 Model B Rev 1.4", &err), &err);
+    sb_target_res *t;
+    ok(sb_result_add_target(run, "/mnt", "directory", "ext4", &t, &err), &err);
+    ok(sb_kvs_set(&t->info, "device.model", "SD64G", &err), &err);
+    ok(sb_kvs_set(&t->info, "bus.type", "mmc", &err), &err);
+    ok(sb_kvs_set(&t->info, "bus.mmc_timing", "uhs sdr104", &err), &err);
+    static const struct {
+        const char *job;
+        double read_mib, write_mib, read_iops, write_iops, p99_us;
+    } std[] = {
+        { "SEQ1M Q8T1", 90.1, 41.3, 90, 41, 120000 },   { "SEQ1M Q1T1", 85.4, 38.9, 85, 39, 30000 },
+        { "RND4K Q32T1", 11.2, 3.1, 2867, 794, 40000 }, { "RND4K Q1T1", 9.4, 2.2, 2406, 563, 900 },
+        { "MIX4K Q8T1", 6.1, 2.0, 1562, 512, 25000 },
+    }, pi[] = {
+        { "dd", NAN, 31.0, NAN, 7568, 2000 },
+        { "fio-randread", 10.9, NAN, 2790, NAN, 60000 },
+        { "fio-randwrite", NAN, 2.8, NAN, 717, 90000 },
+    };
+    size_t n = i ? ARRAY_LEN(pi) : ARRAY_LEN(std);
+    for (size_t k = 0; k < n; k++) {
+        const char *job = i ? pi[k].job : std[k].job;
+        for (int d = 0; d < 2; d++) {
+            double mib = d ? (i ? pi[k].write_mib : std[k].write_mib)
+                           : (i ? pi[k].read_mib : std[k].read_mib);
+            double iops = d ? (i ? pi[k].write_iops : std[k].write_iops)
+                            : (i ? pi[k].read_iops : std[k].read_iops);
+            if (isnan(mib))
+                continue;
+            char name[64];
+            snprintf(name, sizeof name, "%s %s", job, d ? "write" : "read");
+            sb_test *test;
+            ok(sb_result_add_test(t, "suite", name, &test, &err), &err);
+            ok(sb_kvs_set(&test->params, "direction", d ? "write" : "read", &err), &err);
+            ok(sb_result_add_measurement(test, "throughput", "B/s", mib * MIB, 0, NULL, 0, &err),
+               &err);
+            ok(sb_result_add_measurement(test, "iops", "1/s", iops, 0, NULL, 0, &err), &err);
+            ok(sb_result_add_measurement(test, "clat_p99", "ns",
+                                         (i ? pi[k].p99_us : std[k].p99_us) * 1e3, 0, NULL, 0,
+                                         &err),
+               &err);
+        }
+    }
+    if (i) {
+        sb_test *score;
+        ok(sb_result_add_test(t, "suite", "pi score", &score, &err), &err);
+        ok(sb_kvs_set(&score->params, "profile", "pi", &err), &err);
+        ok(sb_result_add_measurement(score, "score", "1", 1234, 0, NULL, 0, &err), &err);
+    }
+    return run;
+}
+
+static void test_suite(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(suite_run, 2, SB_HTML_PAGE, 0, &out, &err), &err);
+    const char *p = out.data;
+    /* The pi score in a tile of its own, never a bar or a row of dashes. */
+    assert_non_null(strstr(p, "<div class=\"tile-v\">1234</div><div class=\"tile-k\">"
+                              "PiBenchmarks score</div>"));
+    assert_null(strstr(p, "pi score"));
+    /* Bars: each job once, its read and write in rows beside it. */
+    assert_non_null(
+        strstr(p, "<title>SEQ1M Q8T1 write, run 1 rpi4 /mnt (ext4): 41.3 MiB/s</title>"));
+    assert_non_null(strstr(p, ">SEQ1M Q8T1</tspan>"));
+    assert_null(strstr(p, ">SEQ1M Q8T1 read</tspan>"));
+    /* The grid: a row per job and run, read and write side by side. */
+    assert_non_null(strstr(p, "<table class=\"grid\">"));
+    assert_non_null(strstr(p, "<tr><td class=\"l\">SEQ1M Q8T1</td>"));
+    assert_non_null(strstr(p, "<td>90.1</td><td></td><td>90</td><td>120000.0</td>"));
+    /* The card in one line, above the folded details. */
+    assert_non_null(strstr(p, "<li>Raspberry Pi 4 Model B Rev 1.4 \xC2\xB7 SD64G \xC2\xB7 mmc "
+                              "uhs sdr104 \xC2\xB7 ext4</li>"));
+    golden("report_suite.html", &out);
     sb_buf_free(&out);
 }
 
@@ -795,21 +992,45 @@ static void test_long_page(void **state)
             fail_msg("the contents link to #%s, which is not on the page once", id);
         links++;
     }
-    /* runs (7 rows), hosts, targets, sweep (write, read), zcav (read),
-     * bonnie */
-    assert_int_equal(links, 16);
+    /* sweep (write, read), zcav (read), bonnie, then the details: runs
+     * (7 rows), hosts, targets */
+    assert_int_equal(links, 17);
+    /* The results first, the machines and devices after them, folded. */
+    assert_true(strstr(p, "<h2 id=\"sweep\"") < strstr(p, "<h2 id=\"details\""));
+    assert_non_null(strstr(p, "<details><summary><h3 id=\"targets\">"));
     assert_non_null(strstr(nav, "<a href=\"#sweep-write\">"));
     assert_non_null(strstr(nav, "<a href=\"#run-7\">"));
     /* bonnie run here: 64M, and its too-fast tests as bonnie++ prints
      * them, never as bars; the interrupted one not measured. */
     assert_non_null(strstr(p, "<td>64M</td>"));
     assert_null(strstr(p, "<td>67108864</td>"));
+    /* Two bonnie lines: each rate shaded as bon_csv2html does, the
+     * faster of a test the darker. */
+    assert_non_null(strstr(p, "<td class=\"q\" style=\"--q:0.00\">"));
+    assert_non_null(strstr(p, "<td class=\"q\" style=\"--q:1.00\">"));
     assert_null(strstr(p, "sequential create, run 7 /mnt (ext4): 552113"));
     assert_non_null(strstr(p, "<title>sequential create, run 7 /mnt (ext4): too fast</title>"));
     assert_non_null(strstr(p, "<title>random delete, run 7 /mnt (ext4): not measured</title>"));
     assert_non_null(strstr(p, "<title>seeks, run 7 /mnt (ext4): 2500 /s</title>"));
     /* One CSV link per chart. */
-    assert_int_equal(count(p, "href=\"data:text/csv;charset=utf-8,"), count(p, "<svg"));
+    assert_int_equal(count(p, "href=\"data:text/csv;charset=utf-8,"), count(p, "class=\"chart "));
+    /* The storage of each target in one line, above the folded details. */
+    assert_non_null(
+        strstr(p, "<li>LeMaker Banana Pi \xC2\xB7 ST2000DM001 \xC2\xB7 sata 3.0 Gbps \xC2\xB7 "
+                  "ext2</li>"));
+    assert_int_equal(count(p, "<li>LeMaker Banana Pi"), 4);
+    /* Each point's samples over time beside its number: 4 sweeps of 36
+     * points, but for the one write point left out, the band of its
+     * spread, its stop reason when opened. */
+    assert_int_equal(count(p, "<svg class=\"spark\""), 4 * 36 - 1);
+    /* The reads' change of method is marked on their chart, once for the
+     * four lines; the writes never change. */
+    assert_int_equal(count(p, "<g class=\"xmark\">"), 1);
+    assert_non_null(strstr(p, ">O_DIRECT from 512B</text></g>"));
+    assert_true(strstr(p, "O_DIRECT from 512B") > strstr(p, "<h3 id=\"sweep-read\""));
+    assert_int_equal(count(p, "<rect class=\"band\""), 4 * 36 - 1);
+    assert_non_null(strstr(p, "5 samples, stopped: stable; result 87.7 \xC2\xB1 1.8 (95%, the "
+                              "grey band) MiB/s (dashed); samples 85.07 .. 114"));
     sb_buf_free(&out);
 }
 
@@ -841,6 +1062,7 @@ int main(void)
         cmocka_unit_test(test_nice_ticks),     cmocka_unit_test(test_log2_range),
         cmocka_unit_test(test_labels),         cmocka_unit_test(test_escape),
         cmocka_unit_test(test_lines),          cmocka_unit_test(test_bars),
+        cmocka_unit_test(test_bar_rows),       cmocka_unit_test(test_suite),
         cmocka_unit_test(test_bar_marks),      cmocka_unit_test(test_log_axis),
         cmocka_unit_test(test_csv_link_parts), cmocka_unit_test(test_long_page),
         cmocka_unit_test(test_seed000),        cmocka_unit_test(test_seed004),
