@@ -496,21 +496,19 @@ static void bonnie_pair(sb_html_page *h, const char *name, const sb_html_col *co
 {
     sb_sink *s = sb_html_out(h);
     const sb_test *t = sb_html_find_test(col, "bonnie", name);
-    double v = sb_html_value(t, "throughput");
-    if (!isfinite(v))
-        v = sb_html_value(t, "ops");
     double cpu = sb_html_value(t, "cpu");
     if (!t) {
         sb_sink_puts(s, "<td></td><td></td>");
         return;
     }
-    /* bonnie++ prints no number for a test under 0.5 s: neither do we. */
+    /* bonnie++ prints no number for a test under 0.5 s: neither do we
+     * (bonnie_rate is NaN for one). */
     bool fast = too_fast(t);
-    double lo, hi;
-    if (isfinite(v) && !fast && bonnie_range(h, name, &lo, &hi))
+    double v = bonnie_rate(t), lo, hi;
+    if (isfinite(v) && bonnie_range(h, name, &lo, &hi))
         sb_sink_printf(s, "<td class=\"q\" style=\"--q:%.2f\">%.*f</td>", (v - lo) / (hi - lo),
                        prec, v / scale);
-    else if (isfinite(v) && !fast)
+    else if (isfinite(v))
         sb_sink_printf(s, "<td>%.*f</td>", prec, v / scale);
     else
         sb_sink_puts(s, fast ? "<td>+++++</td>" : "<td></td>");
