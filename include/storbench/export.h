@@ -17,7 +17,10 @@
  * "failed: WHY" (last, so that the columns before keep their places).
  *
  * csv   RFC 4180: a header line, then one line per row, fields with a
- *       comma, quote or line break quoted.
+ *       comma, quote or line break quoted; a text field that starts with
+ *       = + - @, a tab or a carriage return (a formula to a spreadsheet:
+ *       a host or label from an imported file) is quoted with a leading '
+ *       (sb_sink_csv_field). value and spread are never changed.
  * json  one array of row objects with the same keys as the CSV columns
  *       (run_id an integer, labels and params objects, value and spread
  *       numbers or null), one row per line; rows rather than nested runs so

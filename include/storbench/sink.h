@@ -45,8 +45,14 @@ void sb_sink_puts(sb_sink *s, const char *str);
 void sb_sink_printf(sb_sink *s, const char *fmt, ...) SB_PRINTF(2, 3);
 void sb_sink_vprintf(sb_sink *s, const char *fmt, va_list ap);
 
-/* Writes s as one CSV field, quoted as RFC 4180 says when it holds a comma,
- * a double quote or a line break (quotes doubled inside). No separator. */
+/* Writes field, a text, as one CSV field, quoted as RFC 4180 says when it
+ * holds a comma, a double quote or a line break (quotes doubled inside).
+ * A text a spreadsheet would read as a formula, one that starts with = + -
+ * @, a tab or a carriage return, is defused as OWASP recommends: quoted,
+ * with a ' before its first character ("=1+1" is written "'=1+1" in
+ * quotes), so that Excel and LibreOffice show it instead of running it.
+ * Numbers are not texts: write them with sb_sink_printf, which leaves -0.5
+ * as it is. No separator. */
 void sb_sink_csv_field(sb_sink *s, const char *field);
 
 /* Records a failure that happened while producing output (a renderer out

@@ -2,6 +2,7 @@
  * sink.c: output sinks over stdio streams and in-memory buffers.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -107,13 +108,25 @@ void sb_sink_printf(sb_sink *s, const char *fmt, ...)
     va_end(ap);
 }
 
+/* The first characters that make Excel and LibreOffice read a cell as a
+ * formula (OWASP's "CSV Injection" list): "=HYPERLINK(...)" in a host name
+ * or a label would otherwise run when a user opens the file. A leading '
+ * makes the cell text; the quotes around it keep the ' part of the field.
+ * Numbers never come here (a negative one would gain the '): callers print
+ * them with sb_sink_printf. */
+static bool csv_formula(const char *field)
+{
+    return field[0] != '\0' && strchr("=+-@\t\r", field[0]) != NULL;
+}
+
 void sb_sink_csv_field(sb_sink *s, const char *field)
 {
-    if (!strpbrk(field, ",\"\r\n")) {
+    bool formula = csv_formula(field);
+    if (!formula && !strpbrk(field, ",\"\r\n")) {
         sb_sink_puts(s, field);
         return;
     }
-    sb_sink_puts(s, "\"");
+    sb_sink_puts(s, formula ? "\"'" : "\"");
     for (const char *p = field; *p; p++) {
         if (*p == '"')
             sb_sink_puts(s, "\"");

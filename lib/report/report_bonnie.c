@@ -173,6 +173,13 @@ static void stat_fields(sb_sink *s, const sb_test *t, unsigned k, bool csv)
     sb_sink_printf(s, csv ? ",%d" : " %3d", (int)sb_test_value(t, "cpu", 0));
 }
 
+/* The line is bonnie++'s own format, written as bonnie++ writes it: every
+ * field raw, the machine name too, with neither RFC 4180 quoting nor the
+ * leading ' that sb_sink_csv_field puts before a text a spreadsheet would
+ * read as a formula. bon_csv2html splits the line on commas and shows the
+ * fields as they are, so a ' would appear in its table, and a machine name
+ * that starts with = is unusual enough (bonnie -m refuses commas and line
+ * breaks, not =) that bonnie++'s format stays byte for byte. */
 sb_status sb_report_bonnie_csv(const sb_run *run, const sb_report_opts *o, sb_sink *s,
                                sb_error *err)
 {

@@ -1,8 +1,11 @@
 /*
  * report_csv.c: tidy CSV, one row per target, direction and block size,
- * every column named with its unit. Quoting follows RFC 4180. The last
- * column, bottleneck, is what limits a sequential point (see
- * lib/probe/ceilings.h), empty when nothing is said.
+ * every column named with its unit. Quoting follows RFC 4180; a text field
+ * a spreadsheet would run as a formula (a path or an error that starts
+ * with = + - @, a tab or CR) gets a leading ' (sb_sink_csv_field), while
+ * numbers are printed as they are. The last column, bottleneck, is what
+ * limits a sequential point (see lib/probe/ceilings.h), empty when nothing
+ * is said.
  */
 #include <math.h>
 #include <string.h>

@@ -69,10 +69,21 @@ static char *pairs(const sb_kvs *kvs)
     return b.data ? b.data : strdup("");
 }
 
+/* A text field (sb_sink_csv_field quotes it and defuses a formula). */
 static void csv_field(sb_sink *sink, const char *s, bool last)
 {
     sb_sink_csv_field(sink, s);
     sb_sink_puts(sink, last ? "\n" : ",");
+}
+
+/* A number from number(), as it is: a negative value is no formula and
+ * must read back as a number, so it never goes through csv_field. */
+static void csv_number(sb_sink *sink, double v)
+{
+    char num[64];
+    number(v, num, sizeof num);
+    sb_sink_puts(sink, num);
+    sb_sink_puts(sink, ",");
 }
 
 /* Writes a jansson value compactly; false when out of memory. */
@@ -102,7 +113,6 @@ typedef struct row_ctx {
 
 static void csv_row(sb_sink *sink, const row_ctx *c, const sb_measurement *m)
 {
-    char num[64];
     sb_sink_printf(sink, "%lld,", (long long)c->run_id);
     csv_field(sink, c->time, false);
     csv_field(sink, c->host, false);
@@ -114,10 +124,8 @@ static void csv_row(sb_sink *sink, const row_ctx *c, const sb_measurement *m)
     csv_field(sink, c->params, false);
     csv_field(sink, m->metric, false);
     csv_field(sink, m->unit, false);
-    number(m->value, num, sizeof num);
-    csv_field(sink, num, false);
-    number(m->spread, num, sizeof num);
-    csv_field(sink, num, false);
+    csv_number(sink, m->value);
+    csv_number(sink, m->spread);
     csv_field(sink, c->status, true);
 }
 

@@ -16,7 +16,10 @@
  * could not be drawn, why ("too fast to measure"; its value is then
  * empty). Gaps of a line (NaN) and tests a series did not run are left
  * out. Numbers are printed with nine significant digits, more than any
- * chart's hover text shows. Fields are quoted as RFC 4180 says.
+ * chart's hover text shows, and never quoted. Text fields (series names
+ * come from hosts, paths and labels of the archive) are quoted as RFC 4180
+ * says, and one a spreadsheet would run as a formula ("=HYPERLINK(...)")
+ * gets a leading ' (sb_sink_csv_field).
  *
  * The URL percent-encodes every byte but letters, digits and - . _ ~ , : /
  * ( ) (RFC 3986's unreserved characters and a few that read well), so the
@@ -39,13 +42,19 @@ static void csv_header(sb_sink *s, const char *x_head, const char *y_label)
     sb_sink_puts(s, ",unit,note\r\n");
 }
 
-/* One row; v NaN writes an empty value (a note says why). */
-static void csv_row(sb_sink *s, const char *series, const char *x, double v, const char *unit,
-                    const char *note)
+/* One row: x is the text x_text (a bar's test) or, when x_text is NULL,
+ * the number x_num (a line's point), printed as a number so that a
+ * negative one is not taken for a formula and defused; v NaN writes an
+ * empty value (a note says why). */
+static void csv_row(sb_sink *s, const char *series, const char *x_text, double x_num, double v,
+                    const char *unit, const char *note)
 {
     sb_sink_csv_field(s, series ? series : "");
     sb_sink_puts(s, ",");
-    sb_sink_csv_field(s, x);
+    if (x_text)
+        sb_sink_csv_field(s, x_text);
+    else
+        sb_sink_printf(s, "%.9g", x_num);
     if (isfinite(v))
         sb_sink_printf(s, ",%.9g,", v);
     else
@@ -69,9 +78,7 @@ void sb_html_csv_lines(sb_sink *s, const sb_svg_chart *c, const sb_svg_series *s
             double x = series[i].x[k], y = series[i].y[k];
             if (!isfinite(x) || !isfinite(y) || (bytes && x <= 0))
                 continue;
-            char xs[64];
-            snprintf(xs, sizeof xs, "%.9g", x);
-            csv_row(s, series[i].name, xs, y, c->y_unit, NULL);
+            csv_row(s, series[i].name, NULL, x, y, c->y_unit, NULL);
         }
 }
 
@@ -89,7 +96,7 @@ void sb_html_csv_bars(sb_sink *s, const sb_svg_chart *c, const sb_svg_bars *b)
                 snprintf(test, sizeof test, b->rows ? "%s %s" : "%s",
                          b->groups[g] ? b->groups[g] : "", b->rows ? b->rows[r] : "");
                 if (isfinite(v) || mark)
-                    csv_row(s, b->series[k], test, isfinite(v) ? v : NAN, c->y_unit,
+                    csv_row(s, b->series[k], test, NAN, isfinite(v) ? v : NAN, c->y_unit,
                             isfinite(v) ? NULL : mark);
             }
 }

@@ -5,7 +5,8 @@
 # archive, one run per file with source=fio|bonnie++|zcav and the labels
 # given, and appears in list, show, export (with real units) and compare,
 # with the host and target the file names (fio --client's hostname and a
-# /dev/ filename, bonnie++'s machine, zcav's device), else "unknown".
+# /dev/ filename, bonnie++'s machine, zcav's device), else "unknown"; a host
+# that starts with = comes out of export's CSV as '=, not as a formula.
 # Every file of the bad corpus is refused with FILE:LINE on one stderr
 # line, exit 2, and nothing stored; so is a batch holding one bad file.
 set -u
@@ -126,6 +127,30 @@ import json, sys
 cols = json.load(open(sys.argv[1]))["columns"]
 assert [c["host"] for c in cols] == [None, "rpi4-sd", "rpi4-ssd"], cols
 assert [c["fs"] for c in cols] == [None, None, None], cols
+PY
+
+# ---- CSV formula injection ---------------------------------------------------
+# A bonnie++ line whose machine, the imported run's host, is "=1+1": export's
+# CSV writes that text with a leading ' (quoted, as OWASP recommends), so a
+# spreadsheet shows it instead of computing it. A label note==1+1 (its field
+# starts with the key) and the numbers are written as they are.
+sed 's/^1\.98,2\.00a,vm,/1.98,2.00a,=1+1,/' good/bonnie-2.00a-1.98.csv >"$T/formula.csv"
+sb_run "$T/f_imp" results import --db "$T/f.db" --label note==1+1 "$T/formula.csv"
+clean f_imp
+sb_run "$T/f_exp" results export --db "$T/f.db"
+clean f_exp
+grep -q "^1,[^,]*,\"'=1+1\",source=bonnie++;note==1+1,unknown,,bonnie,putc,,throughput,B/s,1150976,0," \
+    "$T/f_exp.stdout" || bad "export: host =1+1 not written \"'=1+1\": $(head -n 2 "$T/f_exp.stdout")"
+python3 - "$T/f_exp.stdout" <<'PY' || bad "export: a field a spreadsheet would run as a formula"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1], newline="")))
+assert rows, "no rows"
+for r in rows:
+    assert r["host"] == "'=1+1", r["host"]
+    assert r["labels"] == "source=bonnie++;note==1+1", r["labels"]
+    float(r["value"])
+    for k, v in r.items():
+        assert not v or v[0] not in "=+-@\t\r", (k, v)
 PY
 
 # ---- the bad corpus: FILE:LINE, exit 2, nothing stored ------------------------

@@ -34,13 +34,16 @@
 #include <cmocka.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "report/report_html.h"
 #include "storbench/bottleneck.h"
+#include "storbench/export.h"
 #include "storbench/report.h"
 #include "storbench/result.h"
 #include "storbench/sink.h"
@@ -751,6 +754,164 @@ static void test_csv_quoting(void **state)
     sb_run_free(run);
 }
 
+/* ---- CSV formula injection ------------------------------------------------ */
+
+/* The one quoting function: a text that starts with = + - @, a tab or a
+ * carriage return gets a leading ' inside quotes (OWASP), whatever else it
+ * holds; anything else is RFC 4180 as before. */
+static void test_csv_formula_field(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *want;
+    } cases[] = {
+        { "=HYPERLINK(\"http://x\",\"y\")", "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\"" },
+        { "+cmd", "\"'+cmd\"" },
+        { "@SUM(1)", "\"'@SUM(1)\"" },
+        { "-2+3", "\"'-2+3\"" },
+        { "\tcmd", "\"'\tcmd\"" },
+        { "\r=1+1", "\"'\r=1+1\"" },
+        { "=", "\"'=\"" },
+        /* Ordinary texts, a formula character past the first included. */
+        { "drive 6401", "drive 6401" },
+        { "note==1+1", "note==1+1" },
+        { "a-b", "a-b" },
+        { "", "" },
+        { "a,b", "\"a,b\"" },
+        { " =1", " =1" },
+        { "say \"hi\"", "\"say \"\"hi\"\"\"" },
+    };
+    for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
+        sb_buf b = { 0 };
+        sb_sink sink;
+        sb_sink_init_buf(&sink, &b);
+        sb_sink_csv_field(&sink, cases[i].in);
+        assert_int_equal(sink.failed_errno, 0);
+        const char *got = b.data ? b.data : "";
+        if (strcmp(got, cases[i].want) != 0)
+            fail_msg("case %zu: '%s' written as '%s', expected '%s'", i, cases[i].in, got,
+                     cases[i].want);
+        sb_buf_free(&b);
+    }
+}
+
+/* The sweep's CSV: a path and an error from the archive are defused, the
+ * numbers of the same row are not. */
+static void test_csv_formula_sweep(void **state)
+{
+    (void)state;
+    sb_run *run = sb_run_new("storbench sweep", STARTED_UNIX);
+    assert_non_null(run);
+    sb_error err = { 0 };
+    sb_target_res *t;
+    ok(sb_result_add_target(run, "-2+3", "directory", "@SUM(1)", &t, &err), &err);
+    const point p = { .dir = "write",
+                      .bs = 4096,
+                      .io_path = "\tdirect",
+                      .stop = "error",
+                      .mib_s = 2.0,
+                      .spread_mib_s = 0.5,
+                      .samples_mib_s = { 2.0 },
+                      .n_samples = 1,
+                      .cpu_pct = 10.0,
+                      .bytes = 4096,
+                      .elapsed_s = 0.5,
+                      .error = "=HYPERLINK(\"http://x\",\"y\")" };
+    add_point(t, &p);
+    sb_buf out;
+    ok(render(run, SB_FORMAT_CSV, false, &out, &err), &err);
+    const char *want = "target,fs,direction,bs_bytes,mib_per_s,ci95_mib_per_s,cpu_pct,bytes,"
+                       "seconds,samples,io_path,mode,stop,complete,error,bottleneck\n"
+                       "\"'-2+3\",\"'@SUM(1)\",write,4096,2.000,0.500,10.0,4096,0.500000,1,"
+                       "\"'\tdirect\",adaptive,error,no,"
+                       "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",\n";
+    assert_string_equal(out.data, want);
+    sb_buf_free(&out);
+    sb_run_free(run);
+}
+
+/* `results export --format csv`: host, labels, target, fs, test name and
+ * metric are texts and defused; value and spread stay numbers, a negative
+ * one included; an ordinary row is unchanged. */
+static void test_csv_formula_export(void **state)
+{
+    (void)state;
+    sb_run *run = sb_run_new("storbench sweep", STARTED_UNIX);
+    assert_non_null(run);
+    sb_error err = { 0 };
+    ok(sb_kvs_set(&run->host, "hostname", "+cmd", &err), &err);
+    ok(sb_kvs_set(&run->labels, "@SUM(1)", "=1+1", &err), &err);
+    sb_target_res *t;
+    ok(sb_result_add_target(run, "-2+3", "directory", "\text4", &t, &err), &err);
+    sb_test *test;
+    ok(sb_result_add_test(t, "sweep", "=HYPERLINK(\"http://x\",\"y\")", &test, &err), &err);
+    ok(sb_result_add_measurement(test, "-delta", "s", -0.5, -2, NULL, 0, &err), &err);
+    ok(sb_result_add_test(t, "sweep", "write 4k", &test, &err), &err);
+    ok(sb_kvs_set(&test->params, "note", "-1", &err), &err);
+    ok(sb_result_add_measurement(test, "skew", "s", -1.25, 0.5, NULL, 0, &err), &err);
+
+    sb_buf b = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &b);
+    sb_exporter ex;
+    ok(sb_export_begin(&ex, SB_EXPORT_CSV, &sink, &err), &err);
+    ok(sb_export_run(&ex, 7, run, &err), &err);
+    ok(sb_export_end(&ex, &err), &err);
+    const char *want =
+        "run_id,time,host,labels,target,fs,test_kind,test_name,params,metric,unit,value,"
+        "spread,run_status\n"
+        "7,2024-12-02T09:00:00Z,\"'+cmd\",\"'@SUM(1)==1+1\",\"'-2+3\",\"'\text4\",sweep,"
+        "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",,\"'-delta\",s,-0.5,-2,complete\n"
+        "7,2024-12-02T09:00:00Z,\"'+cmd\",\"'@SUM(1)==1+1\",\"'-2+3\",\"'\text4\",sweep,"
+        "write 4k,note=-1,skew,s,-1.25,0.5,complete\n";
+    assert_string_equal(b.data, want);
+    sb_buf_free(&b);
+    sb_run_free(run);
+}
+
+/* The HTML report's chart CSVs: series names (hosts, paths, labels) and
+ * bars' tests are defused; a line's x and y, negative ones too, are
+ * numbers and stay as they are. */
+static void test_csv_formula_charts(void **state)
+{
+    (void)state;
+    const double x[2] = { -1, 2 }, y[2] = { -0.5, 3 };
+    const sb_svg_series series[2] = {
+        { .name = "=HYPERLINK(\"http://x\",\"y\")", .x = x, .y = y, .n = 2 },
+        { .name = "host a", .x = x, .y = y, .n = 1 },
+    };
+    sb_svg_chart c = { .title = "skew",
+                       .x_label = "offset",
+                       .x_unit = "GiB",
+                       .y_label = "skew",
+                       .y_unit = "s",
+                       .xscale = SB_SVG_X_LINEAR };
+    sb_buf b = { 0 };
+    sb_sink sink;
+    sb_sink_init_buf(&sink, &b);
+    sb_html_csv_lines(&sink, &c, series, 2);
+    assert_string_equal(b.data, "series,offset (GiB),skew,unit,note\r\n"
+                                "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",-1,-0.5,s,\r\n"
+                                "\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",2,3,s,\r\n"
+                                "host a,-1,-0.5,s,\r\n");
+    sb_buf_free(&b);
+
+    const char *groups[2] = { "@SUM(1)", "seeks" };
+    const char *names[2] = { "+cmd", "-2+3" };
+    const double v[4] = { 1, -2, NAN, 4 };
+    const char *marks[4] = { NULL, NULL, "\ttoo fast", NULL };
+    sb_svg_bars bars = { groups, 2, names, 2, v, NULL, marks, NULL, 0 };
+    sb_svg_chart cb = { .title = "ops", .x_label = "test", .y_label = "ops", .y_unit = "/s" };
+    sb_sink_init_buf(&sink, &b);
+    sb_html_csv_bars(&sink, &cb, &bars);
+    assert_string_equal(b.data, "series,test,ops,unit,note\r\n"
+                                "\"'+cmd\",\"'@SUM(1)\",1,/s,\r\n"
+                                "\"'-2+3\",\"'@SUM(1)\",-2,/s,\r\n"
+                                "\"'+cmd\",seeks,,/s,\"'\ttoo fast\"\r\n"
+                                "\"'-2+3\",seeks,4,/s,\r\n");
+    sb_buf_free(&b);
+}
+
 /* An empty run renders without a crash: the header of each format. */
 static void test_empty_run(void **state)
 {
@@ -776,11 +937,13 @@ static void test_empty_run(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_golden_text),   cmocka_unit_test(test_golden_text_si),
-        cmocka_unit_test(test_golden_csv),    cmocka_unit_test(test_golden_json),
-        cmocka_unit_test(test_deterministic), cmocka_unit_test(test_parse_format),
-        cmocka_unit_test(test_failing_sink),  cmocka_unit_test(test_csv_quoting),
-        cmocka_unit_test(test_empty_run),     cmocka_unit_test(test_golden_bottleneck),
+        cmocka_unit_test(test_golden_text),        cmocka_unit_test(test_golden_text_si),
+        cmocka_unit_test(test_golden_csv),         cmocka_unit_test(test_golden_json),
+        cmocka_unit_test(test_deterministic),      cmocka_unit_test(test_parse_format),
+        cmocka_unit_test(test_failing_sink),       cmocka_unit_test(test_csv_quoting),
+        cmocka_unit_test(test_empty_run),          cmocka_unit_test(test_golden_bottleneck),
+        cmocka_unit_test(test_csv_formula_field),  cmocka_unit_test(test_csv_formula_sweep),
+        cmocka_unit_test(test_csv_formula_export), cmocka_unit_test(test_csv_formula_charts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
