@@ -145,6 +145,7 @@ static void toc(sb_html_page *h)
     sb_sink_puts(s, "<nav class=\"toc\" aria-label=\"Contents\"><p class=\"toc-head\">Contents"
                     "</p>\n<ol>\n");
     bool in_section = false, in_parts = false;
+    const char *section = "";
     for (size_t i = 0; i < h->n_headings; i++) {
         const sb_html_heading_rec *r = &h->headings[i];
         bool part = r->level > 2 && in_section;
@@ -155,16 +156,25 @@ static void toc(sb_html_page *h)
                 sb_sink_puts(s, "</li>\n");
             in_parts = false;
         } else if (!in_parts) {
-            sb_sink_puts(s, "\n<ol>\n");
+            sb_sink_puts(s, "<ol>\n");
             in_parts = true;
         }
+        /* A part on its section's line without the section's name it
+         * starts with ("Sweep: write ..." under Sweep reads "write ..."). */
+        const char *text = r->text;
+        size_t n = strlen(section);
+        if (part && n && strncmp(text, section, n) == 0 && (text[n] == ' ' || text[n] == ':')) {
+            text += n + (text[n] == ':');
+            text += strspn(text, " ");
+        }
         sb_sink_printf(s, "<li><a href=\"#%s\">", r->id);
-        sb_html_esc(h, r->text);
+        sb_html_esc(h, *text ? text : r->text);
         sb_sink_puts(s, "</a>");
         if (part) {
             sb_sink_puts(s, "</li>\n");
         } else {
             in_section = true;
+            section = r->text;
         }
     }
     if (in_parts)
@@ -426,7 +436,11 @@ void sb_html_name_cell(sb_html_page *h, const sb_html_col *c)
  * charts' CSV) left out. The charts' colours are attributes (report_svg.h),
  * which these rules override: the dark background, light text, grid and
  * axes, and the palette's black as light grey (the other six colours keep
- * a contrast of at least 3:1 against the dark background, 3.4 for blue). */
+ * a contrast of at least 3:1 against the dark background, 3.4 for blue).
+ * The table of contents lists a section's parts on its line, after a
+ * colon, so that it stays short and the first result on the first screen.
+ * A chart and its table (.pair) stand side by side where the page is wide
+ * enough for both, the table under the chart where it is not. */
 static const char css[] =
     "body{font-family:system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif;color:#222;"
     "background:#fff;margin:0 auto;max-width:62rem;padding:0 .8rem 2rem;line-height:1.4}"
@@ -440,6 +454,10 @@ static const char css[] =
     "td.diff{color:#555}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.35em;"
     "border-radius:2px}figure{margin:1rem 0}svg.chart{display:block;width:100%;height:auto;"
     "max-width:640px}svg.chart.bars{max-width:none}.note{color:#555;font-size:.85rem}"
+    "pre.fio{font-size:.78rem;line-height:1.3;overflow-x:auto;background:#f7f7f7;"
+    "border:1px solid #ddd;padding:.4rem .6rem;margin:.3rem 0 .8rem}p.fio-target{margin:.6rem 0 0}"
+    ".pair{display:flex;flex-wrap:wrap;align-items:flex-start;column-gap:1.2rem}"
+    ".pair>figure{flex:1 1 26rem;min-width:0}.pair>.scroll{flex:0 1 auto;margin-top:1rem}"
     "a{color:#0b5cad}"
     "figcaption.data{font-size:.8rem;color:#555;margin-top:.15rem}"
     "details{margin:.5rem 0}summary{cursor:pointer}summary h3{display:inline;margin:0}"
@@ -457,13 +475,15 @@ static const char css[] =
     "td.ot details[open] svg.spark{width:360px;height:110px}"
     ".ot-note{font-size:.75rem;color:#555;white-space:normal;max-width:360px;text-align:left}"
     "nav.toc{border:1px solid #ccc;border-radius:4px;padding:.3rem .9rem;margin:1rem 0;"
-    "font-size:.9rem;max-width:40rem}nav.toc ol{margin:.2rem 0;padding-left:1.3rem}"
+    "font-size:.9rem;max-width:48rem}nav.toc ol{margin:.2rem 0;padding-left:1.3rem}"
+    "nav.toc ol ol{display:inline;padding:0;margin:0}nav.toc ol ol::before{content:\": \"}"
+    "nav.toc ol ol li{display:inline}nav.toc ol ol li+li::before{content:\" \\B7  \"}"
     ".toc-head{font-weight:bold;margin:.2rem 0}"
     "@media screen and (prefers-color-scheme: dark){:root{color-scheme:dark}"
     "body{background:#121212;color:#ddd}h2{border-bottom-color:#444}"
     "th,td{border-color:#444}th{background:#1f1f1f}"
     ".meta,.note,td.diff,figcaption.data{color:#aaa}td.na{color:#777}a{color:#8cc4ff}"
-    "nav.toc,.tile{border-color:#444}.tile-k,.tile-n,.ot-note{color:#aaa}"
+    "pre.fio{background:#1b1b1b;border-color:#444}nav.toc,.tile{border-color:#444}.tile-k,.tile-n,.ot-note{color:#aaa}"
     "svg.spark .axis{stroke:#bbb}svg.spark .s6{stroke:#ddd}td.same{color:#aaa}"
     "tr.differs th,tr.differs td{background:#3a3220}"
     "td.q{background:hsl(210 45% calc(14% + 24% * var(--q)))}"

@@ -157,6 +157,17 @@ void sb_html_sweep_section(sb_html_page *h);
 void sb_html_zcav_section(sb_html_page *h);
 void sb_html_bonnie_section(sb_html_page *h);
 void sb_html_generic_section(sb_html_page *h, const char *kind);
+/* Runs compared (two or more columns hold kind): a table of each test and
+ * direction (groups[g], and rows[r] after it when n_rows > 0, as the bar
+ * charts name them) per column with its rate, IOPS and ratio to the first
+ * column's, and what limits each column (report_html_compare.c). Nothing
+ * when fewer than two columns hold kind. */
+void sb_html_compare_table(sb_html_page *h, const char *kind, const char *const *groups,
+                           size_t n_groups, const char *const *rows, size_t n_rows);
+/* The jobs of kind ("job" or "fio") as fio prints them: per job, fio's
+ * per-job summary from what each column's test recorded, and a chart of
+ * its latency percentiles (report_html_job.c). */
+void sb_html_job_details(sb_html_page *h, const char *kind);
 /* card (report_html_card.c): the claims' tests as the generic section
  * shows them, and the write cliff's curve per target. */
 void sb_html_card_section(sb_html_page *h);

@@ -415,20 +415,39 @@ void sb_html_generic_section(sb_html_page *h, const char *kind)
     sb_html_strs groups = { 0 };
     bar_tests bt;
     kind_groups(h, kind, &names, &groups, &bt);
-    char title[128];
-    snprintf(title, sizeof title, "%s: throughput", kind);
-    bars_chart(h, kind, &bt, "throughput", NULL, sb_html_rate_unit(h), title, "throughput",
-               sb_html_rate_name(h));
+    /* The headline first: the grid (or table), then the charts. */
+    if (bt.n_rows)
+        rw_grid(h, kind, &bt);
+    else
+        tests_table(h, kind, &names);
+    size_t holding = 0;
+    for (size_t c = 0; c < h->n_cols; c++)
+        holding += sb_html_col_has_kind(&h->cols[c], kind);
+    char title[640];
+    if (holding > 1) {
+        /* Runs compared: the ratio table, then a chart per test with a
+         * bar per column, each on its own axis. */
+        sb_html_compare_table(h, kind, bt.groups, bt.n_groups, bt.rows, bt.n_rows);
+        for (size_t g = 0; g < bt.n_groups; g++) {
+            bar_tests one = { &bt.groups[g], 1, bt.rows, bt.n_rows };
+            snprintf(title, sizeof title, "%s %s: throughput", kind, bt.groups[g]);
+            bars_chart(h, kind, &one, "throughput", NULL, sb_html_rate_unit(h), title, "throughput",
+                       sb_html_rate_name(h));
+        }
+    } else {
+        snprintf(title, sizeof title, "%s: throughput", kind);
+        bars_chart(h, kind, &bt, "throughput", NULL, sb_html_rate_unit(h), title, "throughput",
+                   sb_html_rate_name(h));
+    }
     snprintf(title, sizeof title, "%s: IOPS", kind);
     bars_chart(h, kind, &bt, "iops", NULL, 1, title, "IOPS", "/s");
     const char *lat_unit;
     double ls = lat_scale(h, kind, "clat_p99", &lat_unit);
     snprintf(title, sizeof title, "%s: 99th percentile latency", kind);
     bars_chart(h, kind, &bt, "clat_p99", "latency_p99", ls, title, "p99 latency", lat_unit);
-    if (bt.n_rows)
-        rw_grid(h, kind, &bt);
-    else
-        tests_table(h, kind, &names);
+    /* A job as fio prints it, with its percentiles as a curve. */
+    if (strcmp(kind, "job") == 0 || strcmp(kind, "fio") == 0)
+        sb_html_job_details(h, kind);
     for (size_t i = 0; i < groups.n; i++)
         free((char *)groups.v[i]);
     free(groups.v);

@@ -432,10 +432,42 @@ typedef struct xaxis {
     size_t ticks;
 } xaxis;
 
+/* Whether x can be drawn on scale: log 2 needs bytes > 0, nines a
+ * percentile below 100 (its 100th is infinitely far). */
+static bool x_ok(sb_svg_xscale scale, double x)
+{
+    if (!isfinite(x))
+        return false;
+    switch (scale) {
+    case SB_SVG_X_LOG2_BYTES: return x > 0;
+    case SB_SVG_X_NINES: return x >= 0 && x < 100;
+    default: return true;
+    }
+}
+
+/* x in the axis' own units: exponents of 2, nines, or as it is. */
+static double x_t(sb_svg_xscale scale, double x)
+{
+    switch (scale) {
+    case SB_SVG_X_LOG2_BYTES: return log2(x);
+    case SB_SVG_X_NINES: return -log10(1 - x / 100);
+    default: return x;
+    }
+}
+
 static double x_px(const xaxis *x, double v)
 {
-    double t = x->scale == SB_SVG_X_LOG2_BYTES ? log2(v) : v;
-    return ML + (t - x->lo) / (x->hi - x->lo) * PW;
+    return ML + (x_t(x->scale, v) - x->lo) / (x->hi - x->lo) * PW;
+}
+
+/* The percentile n nines from 0: 0, 90, 99, 99.9, ... */
+static char *nines_label(int n, char *buf, size_t len)
+{
+    if (n <= 0)
+        snprintf(buf, len, "0");
+    else
+        snprintf(buf, len, "%.*f", n > 2 ? n - 2 : 0, 100 * (1 - pow(10, -n)));
+    return buf;
 }
 
 static void x_value_text(sb_sink *s, const sb_svg_chart *c, double v)
@@ -443,6 +475,8 @@ static void x_value_text(sb_sink *s, const sb_svg_chart *c, double v)
     if (c->xscale == SB_SVG_X_LOG2_BYTES) {
         char buf[32];
         sb_sink_puts(s, sb_format_size((uint64_t)llround(v), buf, sizeof buf));
+    } else if (c->xscale == SB_SVG_X_NINES) {
+        sb_sink_printf(s, "p%g", v);
     } else {
         value_text(s, v, c->x_unit);
     }
@@ -455,7 +489,7 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
     for (size_t i = 0; i < n; i++)
         for (size_t k = 0; k < series[i].n; k++) {
             double x = series[i].x[k], y = series[i].y[k];
-            if (!isfinite(x) || !isfinite(y) || (c->xscale == SB_SVG_X_LOG2_BYTES && x <= 0))
+            if (!x_ok(c->xscale, x) || !isfinite(y))
                 continue;
             x_min = fmin(x_min, x);
             x_max = fmax(x_max, x);
@@ -475,6 +509,13 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
         xa.hi = e_hi;
         xa.step = 1;
         xa.ticks = (size_t)(e_hi - e_lo) + 1;
+    } else if (c->xscale == SB_SVG_X_NINES) {
+        /* From 0 to the nines of the highest percentile, at least 99. */
+        double hi = ceil(x_t(c->xscale, x_max) - 1e-9);
+        xa.lo = 0;
+        xa.hi = hi < 2 ? 2 : hi;
+        xa.step = 1;
+        xa.ticks = (size_t)xa.hi + 1;
     } else {
         xa.ticks = sb_svg_nice_ticks(x_min < 0 ? x_min : 0, x_max, 8, &xa.lo, &xa.hi, &xa.step);
     }
@@ -487,6 +528,8 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
         char label[64];
         if (c->xscale == SB_SVG_X_LOG2_BYTES)
             sb_svg_bytes_label((int)llround(t), label, sizeof label);
+        else if (c->xscale == SB_SVG_X_NINES)
+            nines_label((int)llround(t), label, sizeof label);
         else
             sb_svg_tick_label(t, xa.step, label, sizeof label);
         sb_sink_printf(sink,
@@ -502,7 +545,7 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
      * (left of it past the middle, so that it stays inside the plot). */
     for (size_t i = 0; i < c->n_xmarks; i++) {
         double x = c->xmarks[i].x;
-        if (!isfinite(x) || (c->xscale == SB_SVG_X_LOG2_BYTES && x <= 0))
+        if (!x_ok(c->xscale, x))
             continue;
         double px = x_px(&xa, x);
         bool left = px > ML + PW / 2;
@@ -525,7 +568,7 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
         bool open = false;
         for (size_t k = 0; k < sr->n; k++) {
             double x = sr->x[k], y = sr->y[k];
-            bool ok = isfinite(x) && isfinite(y) && (c->xscale != SB_SVG_X_LOG2_BYTES || x > 0);
+            bool ok = x_ok(c->xscale, x) && isfinite(y);
             if (!ok) {
                 if (open)
                     sb_sink_puts(sink, "\"/>\n");
@@ -546,7 +589,7 @@ void sb_svg_lines(sb_sink *sink, const sb_svg_chart *c, const sb_svg_series *ser
         double r = sr->n > 64 ? 1.5 : 3;
         for (size_t k = 0; k < sr->n; k++) {
             double x = sr->x[k], y = sr->y[k];
-            if (!isfinite(x) || !isfinite(y) || (c->xscale == SB_SVG_X_LOG2_BYTES && x <= 0))
+            if (!x_ok(c->xscale, x) || !isfinite(y))
                 continue;
             sb_sink_printf(sink, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"><title>", x_px(&xa, x),
                            y_px(&f, y), r);

@@ -8,8 +8,8 @@
  * Ito's eight colours, yellow left out: it vanishes on white):
  *
  *   lines  y against x, one polyline per series with a dot per point; x
- *          linear (zcav: GiB) or log 2 (sweep: block sizes, labelled 8B ..
- *          1M).
+ *          linear (zcav: GiB), log 2 (sweep: block sizes, labelled 8B ..
+ *          1M) or in nines (a job's latency percentiles, 0 .. 99.99).
  *   bars   horizontal bars, one group per category (a test) with its name
  *          written in full on the left (wrapped, never cut), optionally in
  *          rows (read and write side by side), one bar per series (a run
@@ -49,6 +49,10 @@ const char *sb_svg_colour(size_t series);
 typedef enum sb_svg_xscale {
     SB_SVG_X_LINEAR,
     SB_SVG_X_LOG2_BYTES, /* x in bytes; ticks at powers of two */
+    /* x a percentile in [0, 100), drawn at its nines, -log10(1 - x/100),
+     * so that the tail a latency curve is read for gets the room: ticks
+     * at 0, 90, 99, 99.9, ... up to the highest percentile's. */
+    SB_SVG_X_NINES,
 } sb_svg_xscale;
 
 /* A place on a line chart's x axis where something changed (the sweep's

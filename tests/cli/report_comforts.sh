@@ -128,8 +128,9 @@ for want in ("#runs", "#run-5", "#sweep", "#sweep-write", "#sweep-read", "#zcav-
 
 # Every chart has one CSV link; its values are the chart's.
 svgs = page.count('class="chart ')  # not the small charts of samples (svg.spark)
-# sweep write and read, zcav, bonnie's two, fio's three
-check(len(p.figures) == svgs == 8, "%d figures for %d charts" % (len(p.figures), svgs))
+# sweep write and read, zcav, bonnie's two, fio's three, and the latency
+# percentiles of each of the fio import's two jobs
+check(len(p.figures) == svgs == 10, "%d figures for %d charts" % (len(p.figures), svgs))
 names = set()
 for f in p.figures:
     check(len(f["links"]) == 1, "%s: %d CSV links" % (f["svg_title"], len(f["links"])))

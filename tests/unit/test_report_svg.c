@@ -7,7 +7,10 @@
  * seed's tables) render to tests/data/golden/report_seed000.html and their
  * write chart to report_seed000_write.svg; seed 004's fio job on three
  * hosts to report_seed004.html; a zcav scan and a bonnie++ line, with
- * hostile strings in the labels, to report_mixed.html. Times are fixed.
+ * hostile strings in the labels, to report_mixed.html; a `storbench job`
+ * run to report_job.html and two compared to report_compare.html; two
+ * zcav scans to report_zcav.html; `run`'s suite and the pi profile to
+ * report_suite.html. Times are fixed.
  *
  *     SB_UPDATE_GOLDEN=1 meson test -C build report_svg
  *
@@ -909,6 +912,170 @@ static void test_suite(void **state)
     sb_buf_free(&out);
 }
 
+/* A `storbench job` run of two jobs, seqread (libaio, QD8) and randrw
+ * (4k, QD4, read and write), with samples and fio's percentiles: run 0 on
+ * a USB 2.0 disk behind usb-storage, which it fills (bus-limited), run 1
+ * on a SATA SSD at 3 Gb/s, well below that link (device-limited). */
+static sb_run *job_run(size_t i)
+{
+    sb_error err = { 0 };
+    sb_run *run = sb_run_new("storbench job disk.fio", STARTED_UNIX + (int64_t)i * 600);
+    assert_non_null(run);
+    ok(sb_kvs_set(&run->host, "hostname", i ? "bananapi" : "rpi3", &err), &err);
+    sb_target_res *t;
+    ok(sb_result_add_target(run, "/mnt/disk", "directory", "ext4", &t, &err), &err);
+    if (i) {
+        ok(sb_kvs_set(&t->info, "bus.type", "sata", &err), &err);
+        ok(sb_kvs_set(&t->info, "bus.sata_link_speed", "3.0 Gbps", &err), &err);
+    } else {
+        ok(sb_kvs_set(&t->info, "bus.type", "usb", &err), &err);
+        ok(sb_kvs_set(&t->info, "bus.usb_speed_mbps", "480", &err), &err);
+        ok(sb_kvs_set(&t->info, "bus.usb_driver", "usb-storage", &err), &err);
+    }
+    static const struct {
+        const char *job, *dir, *rw, *bs, *engine, *depth, *group;
+        double mib, lat_us;
+    } jobs[] = {
+        { "seqread", "read", "read", "1048576", "libaio", "8", "0", 36.2, 27000 },
+        { "randrw", "read", "randrw", "4096", "io_uring", "4", "1", 1.9, 1900 },
+        { "randrw", "write", "randrw", "4096", "io_uring", "4", "1", 0.65, 5400 },
+    };
+    for (size_t k = 0; k < ARRAY_LEN(jobs); k++) {
+        double mib = jobs[k].mib * (i ? (k ? 11.0 : 4.0) : 1.0);
+        double lat = jobs[k].lat_us * 1e3 / (i ? 8.0 : 1.0);
+        double bs = atof(jobs[k].bs);
+        char name[64];
+        snprintf(name, sizeof name, "%s %s", jobs[k].job, jobs[k].dir);
+        sb_test *test;
+        ok(sb_result_add_test(t, "job", name, &test, &err), &err);
+        static const char *const keys[] = { "jobname", "direction", "rw",      "bs",    "ioengine",
+                                            "iodepth", "group_id",  "numjobs", "direct" };
+        const char *vals[] = { jobs[k].job,   jobs[k].dir,   jobs[k].rw, jobs[k].bs, jobs[k].engine,
+                               jobs[k].depth, jobs[k].group, "1",        "1" };
+        for (size_t p = 0; p < ARRAY_LEN(keys); p++)
+            ok(sb_kvs_set(&test->params, keys[p], vals[p], &err), &err);
+        double bw[6], io[6];
+        for (size_t q = 0; q < 6; q++) {
+            bw[q] = mib * MIB * (1 + 0.04 * ((double)(q % 3) - 1));
+            io[q] = bw[q] / bs;
+        }
+        ok(sb_result_add_measurement(test, "throughput", "B/s", mib * MIB, 0, bw, 6, &err), &err);
+        ok(sb_result_add_measurement(test, "iops", "1/s", mib * MIB / bs, 0, io, 6, &err), &err);
+        ok(sb_result_add_measurement(test, "io_bytes", "B", mib * MIB * 30, 0, NULL, 0, &err),
+           &err);
+        ok(sb_result_add_measurement(test, "runtime", "s", 30, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "lat_min", "ns", lat / 4, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "lat_max", "ns", lat * 20, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "lat_mean", "ns", lat, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "lat_stddev", "ns", lat / 3, 0, NULL, 0, &err), &err);
+        /* A tail that grows by decades in the nines. */
+        static const double pct[] = { 1,  5,  10, 20, 30,   40,   50,    60,   70,
+                                      80, 90, 95, 99, 99.5, 99.9, 99.95, 99.99 };
+        for (size_t p = 0; p < ARRAY_LEN(pct); p++) {
+            char metric[32];
+            snprintf(metric, sizeof metric, "clat_p%g", pct[p]);
+            double v = lat * (0.5 + 0.5 * pct[p] / 100) * (pct[p] >= 99 ? pct[p] - 97 : 1);
+            ok(sb_result_add_measurement(test, metric, "ns", v, 0, NULL, 0, &err), &err);
+        }
+        ok(sb_result_add_measurement(test, "usr_cpu", "%", 0.5, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "sys_cpu", "%", 4.25, 0, NULL, 0, &err), &err);
+        ok(sb_result_add_measurement(test, "cpu", "%", 4.75, 0, NULL, 0, &err), &err);
+    }
+    return run;
+}
+
+static void test_job(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(job_run, 1, SB_HTML_PAGE, 0, &out, &err), &err);
+    const char *p = out.data;
+    golden("report_job.html", &out);
+    /* fio's per-job summary, as its normal output lays it out. */
+    assert_non_null(strstr(p, "<pre class=\"fio\">seqread: (groupid=0, jobs=1): rw=read, bs=1M, "
+                              "ioengine=libaio, iodepth=8, direct=1\n"
+                              "   read: IOPS=36, BW=36.2MiB/s (38.0MB/s)(1086MiB/30000msec)\n"
+                              "    lat (usec): min=6750, max=540000, avg=27000.00, stdev=9000.00\n"
+                              "    lat percentiles (usec):\n"
+                              "     |  1.00th=[13635],  5.00th=[14175], 10.00th=[14850], "
+                              "20.00th=[16200],\n"));
+    assert_non_null(strstr(p, "     | 99.99th=[80726]\n"
+                              "   bw (  KiB/s): min=35586, max=38552, avg=37068.80, "
+                              "stdev=1326.21, samples=6\n"));
+    assert_non_null(strstr(p, "  write: IOPS=166, BW=666KiB/s (682kB/s)(19.5MiB/30000msec)\n"));
+    assert_non_null(strstr(p, "  cpu          : usr=0.50%, sys=4.25%\n</pre>"));
+    /* Three bar charts, then a percentile curve per job on the nines. */
+    assert_int_equal(count(p, "class=\"chart "), 5);
+    assert_non_null(strstr(p, "seqread: latency percentiles"));
+    assert_non_null(strstr(p, ">99.99</text>"));
+    assert_non_null(strstr(p, "<title>write: p99.9: "));
+    /* The grid, the headline, comes before the first chart. */
+    assert_true(strstr(p, "<table class=\"grid\">") < strstr(p, "<figure>"));
+    /* One run: nothing to compare. */
+    assert_null(strstr(p, "side by side"));
+    sb_buf_free(&out);
+}
+
+static void test_compare_runs(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(job_run, 2, SB_HTML_PAGE, 0, &out, &err), &err);
+    const char *p = out.data;
+    golden("report_compare.html", &out);
+    /* Seed 004's shape: the runs as rows (three test-direction pairs), the
+     * ratio to the first, what limits each. */
+    assert_non_null(strstr(p, "<table class=\"grid compare\">"));
+    assert_non_null(strstr(p, "<th colspan=\"3\">randrw write</th>"));
+    assert_non_null(strstr(p, "<td>144.8</td><td>145</td><td class=\"ratio\">\xC3\x97"
+                              "4.00</td>"));
+    assert_non_null(strstr(p, "<td class=\"wrap\">bus-limited (USB 2.0 high speed"));
+    assert_non_null(strstr(p, "<td class=\"wrap\">device-limited ("));
+    /* A chart per test, a bar per run. */
+    assert_non_null(strstr(p, "job seqread: throughput"));
+    assert_non_null(strstr(p, "job randrw: throughput"));
+    assert_null(strstr(p, ">job: throughput<"));
+    sb_buf_free(&out);
+
+    /* Many pairs: the tests as rows, the limits in a last row. */
+    ok(render(suite_run, 2, SB_HTML_PAGE, 0, &out, &err), &err);
+    assert_non_null(strstr(out.data, "<tr><td class=\"l\">SEQ1M Q8T1 read</td>"));
+    assert_non_null(strstr(out.data, "<tr><th class=\"l\">limited by</th>"));
+    sb_buf_free(&out);
+}
+
+/* Two zcav scans of the same card, run 1 a little slower. */
+static sb_run *zcav_run(size_t i)
+{
+    sb_run *run = mixed_run(0);
+    sb_error err = { 0 };
+    if (i) {
+        ok(sb_kvs_set(&run->host, "hostname", "rpi4", &err), &err);
+        sb_measurement *m = &run->targets[0].tests[0].ms[0];
+        for (size_t k = 0; k < m->n_samples; k++)
+            m->samples[k] *= 0.9;
+        m->value *= 0.9;
+    }
+    return run;
+}
+
+static void test_zcav(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(zcav_run, 2, SB_HTML_PAGE, 0, &out, &err), &err);
+    const char *p = out.data;
+    /* The chart with its table beside it. */
+    assert_non_null(strstr(p, "<div class=\"pair\">\n<figure>"));
+    assert_int_equal(count(p, "class=\"chart "), 1);
+    assert_int_equal(count(p, "<circle"), 64);
+    golden("report_zcav.html", &out);
+    sb_buf_free(&out);
+}
+
 /* Runs 0..3: seed 000's sweeps; 4, 5: the zcav scan and the bonnie++ line;
  * 6: a bonnie run made here: its size in bytes, its file tests under
  * bonnie++'s 0.5 s (too fast), random delete interrupted. */
@@ -1059,14 +1226,25 @@ static void test_no_tests(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_nice_ticks),     cmocka_unit_test(test_log2_range),
-        cmocka_unit_test(test_labels),         cmocka_unit_test(test_escape),
-        cmocka_unit_test(test_lines),          cmocka_unit_test(test_bars),
-        cmocka_unit_test(test_bar_rows),       cmocka_unit_test(test_suite),
-        cmocka_unit_test(test_bar_marks),      cmocka_unit_test(test_log_axis),
-        cmocka_unit_test(test_csv_link_parts), cmocka_unit_test(test_long_page),
-        cmocka_unit_test(test_seed000),        cmocka_unit_test(test_seed004),
-        cmocka_unit_test(test_mixed),          cmocka_unit_test(test_no_tests),
+        cmocka_unit_test(test_nice_ticks),
+        cmocka_unit_test(test_log2_range),
+        cmocka_unit_test(test_labels),
+        cmocka_unit_test(test_escape),
+        cmocka_unit_test(test_lines),
+        cmocka_unit_test(test_bars),
+        cmocka_unit_test(test_bar_rows),
+        cmocka_unit_test(test_suite),
+        cmocka_unit_test(test_bar_marks),
+        cmocka_unit_test(test_log_axis),
+        cmocka_unit_test(test_csv_link_parts),
+        cmocka_unit_test(test_long_page),
+        cmocka_unit_test(test_seed000),
+        cmocka_unit_test(test_seed004),
+        cmocka_unit_test(test_mixed),
+        cmocka_unit_test(test_no_tests),
+        cmocka_unit_test(test_job),
+        cmocka_unit_test(test_compare_runs),
+        cmocka_unit_test(test_zcav),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
