@@ -67,8 +67,9 @@ static double value2(const sb_test *t, const char *a, const char *b)
 }
 
 /* fio's way of writing a size or rate: scaled by 1024 (or 1000) until it
- * is below 10,000, then with at most 3 significant digits after the point
- * is needed ("9273KiB", "49.2MiB", "3.50GiB"). */
+ * is below 10,000, then whole from 100 up ("9273KiB", "356MiB") and with
+ * three significant digits below ("49.2MiB", "3.50GiB"); unscaled values
+ * are whole ("36"). */
 static char *fio_num(double v, bool si, const char *suffix, char *buf, size_t len)
 {
     static const char *const iec[] = { "", "Ki", "Mi", "Gi", "Ti", "Pi" };
@@ -127,7 +128,12 @@ static void direction_lines(sb_html_page *h, const sb_test *t)
     char a[32], b[32], c[32];
     double bw = sb_html_value(t, "throughput"), iops = sb_html_value(t, "iops");
     double io = value2(t, "io_bytes", "bytes"), secs = value2(t, "runtime", "elapsed");
-    sb_sink_printf(s, "  %5s: IOPS=%s, BW=%s (%s)", param(t, "direction", "?"),
+    /* The direction right-aligned in five columns, as fio's " read" and
+     * "write"; escaped, as every string from the archive. */
+    const char *dir = param(t, "direction", "?");
+    sb_sink_printf(s, "  %*s", strlen(dir) < 5 ? (int)(5 - strlen(dir)) : 0, "");
+    sb_html_esc(h, dir);
+    sb_sink_printf(s, ": IOPS=%s, BW=%s (%s)",
                    isfinite(iops) ? fio_num(iops, true, "", a, sizeof a) : "-",
                    isfinite(bw) ? fio_num(bw, false, "B/s", b, sizeof b) : "-",
                    isfinite(bw) ? fio_num(bw, true, "B/s", c, sizeof c) : "-");
@@ -136,10 +142,12 @@ static void direction_lines(sb_html_page *h, const sb_test *t)
     sb_sink_puts(s, t->complete ? "\n" : " (incomplete)\n");
 
     /* The percentiles t holds, and the unit their largest asks for. */
-    double pv[32];
+    enum { PCT_MAX = 32 }; /* sb_job_n_percentiles is 17 */
+    unsigned np = sb_job_n_percentiles < PCT_MAX ? sb_job_n_percentiles : PCT_MAX;
+    double pv[PCT_MAX];
     unsigned pn = 0;
     double max_ns = 0;
-    for (unsigned k = 0; k < sb_job_n_percentiles && pn < 32; k++) {
+    for (unsigned k = 0; k < np; k++) {
         char metric[32];
         snprintf(metric, sizeof metric, "clat_p%g", sb_job_percentiles[k]);
         pv[k] = sb_html_value(t, metric);
@@ -166,7 +174,7 @@ static void direction_lines(sb_html_page *h, const sb_test *t)
                        strcmp(t->kind, "fio") == 0 ? "clat" : "lat", unit);
         /* Four to a line, a comma after each but the last. */
         unsigned written = 0;
-        for (unsigned k = 0; k < sb_job_n_percentiles; k++) {
+        for (unsigned k = 0; k < np; k++) {
             if (!isfinite(pv[k]))
                 continue;
             const char *before = written == 0 ? "     | " : written % 4 ? ", " : ",\n     | ";
