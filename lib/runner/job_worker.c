@@ -366,16 +366,6 @@ void sb_job_worker_run(sb_jworker *w)
                           memory_order_relaxed);
     tick(w, now);
     w->status = w->eng->read ? sync_loop(w) : async_loop(w);
-    /* The last interval, cut short by the end of the job, is a sample too
-     * when it lasted half a sample or more: without it the samples of a
-     * 2 s job at 500 ms end at 1.5 s and their mean is not the job's. A
-     * shorter one is left out, as too short to say a rate. */
-    if (w->counting) {
-        uint64_t end = sb_clock_ns(), last = w->t_next_sample - SB_JOB_SAMPLE_NS;
-        if (end > last && end - last >= SB_JOB_SAMPLE_NS / 2)
-            for (int d = 0; d < 2; d++)
-                add_sample(&w->st[d], (double)(end - last) / 1e9);
-    }
     if (w->status == SB_OK && j->end_fsync && sb_job_does_write(j->rw)) {
         atomic_store_explicit(&w->state, SB_JW_FLUSHING, memory_order_relaxed);
         for (unsigned fi = 0; fi < w->n_files && w->status == SB_OK; fi++)
