@@ -33,6 +33,11 @@ const cli_option cli_run_opts[] = {
     [RUN_SIZE] = { "size", 's', "SIZE",
                    "test file size (default 1g, or 3/4 of the free space when that is less)",
                    NULL },
+    [RUN_LAYOUT_TIME] = { "layout-time", 0, "DURATION",
+                          "lay out the test file for at most DURATION, then test what is laid "
+                          "out (at least 64 MiB); default 30s without --size, none with it; 0: "
+                          "no limit",
+                          NULL },
     [RUN_PROFILE] = { "profile", 'p', "NAME",
                       "standard (default) or pi: the tests and score of PiBenchmarks' Storage.sh",
                       "standard|pi" },

@@ -18,7 +18,8 @@ typedef struct run_args {
     sb_suite_config cfg;
     cli_output out;
     bool dry_run;
-    bool stonewall; /* --stonewall (cli_fleet_stonewall) */
+    bool layout_time; /* --layout-time given: it holds with --size too */
+    bool stonewall;   /* --stonewall (cli_fleet_stonewall) */
     cli_save save;
 } run_args;
 
@@ -61,6 +62,16 @@ static bool run_option(int idx, const char *arg, void *ctx)
                               SB_SUITE_MIN_SIZE >> 20);
         if (st == SB_OK)
             a->cfg.size_bytes = v;
+        break;
+    case RUN_LAYOUT_TIME:
+        st = sb_parse_time_ns(arg, "--layout-time", &v, &err);
+        if (st == SB_OK && v != 0 && (v < 1000000000ull || v > 86400000000000ull))
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--layout-time: '%s' is not 0 or from 1s to 24h", arg);
+        if (st == SB_OK) {
+            a->cfg.layout_max_ns = v;
+            a->layout_time = true;
+        }
         break;
     case RUN_PROFILE:
         if (strcmp(arg, "standard") == 0)
@@ -108,6 +119,11 @@ static void dry_run_size_note(const run_args *a, const char *dir, uint64_t free_
     else
         cli_error("'%s': a test file of %s (%" PRIu64 " bytes)%s; %s free there", dir, s, size,
                   a->cfg.size_bytes ? ", as --size asks" : ", the default", f);
+    uint64_t lt = a->cfg.layout_max_ns, min = SB_SUITE_LAYOUT_MIN;
+    if (lt && size > min)
+        cli_error("'%s': the layout ends after %.0f s: a device writing under %.1f MiB/s gets "
+                  "what it laid out by then (at least %" PRIu64 " MiB), and the tests use that",
+                  dir, (double)lt / 1e9, (double)size / 1048576.0 / ((double)lt / 1e9), min >> 20);
 }
 
 /* --dry-run: the jobs as one command line, ready to paste, with the sizes
@@ -176,7 +192,8 @@ static const char run_usage[] =
     "usage: storbench run [OPTIONS] [DIRECTORY...]\n"
     "\n"
     "The standard suite on each DIRECTORY (default: the current one), on a test file\n"
-    "of 1 GiB (less when free space is short), direct I/O, each test for 5 s:\n"
+    "of 1 GiB (less when free space is short, or what is laid out in 30 s on a slow\n"
+    "device: --layout-time), direct I/O, each test for 5 s:\n"
     "SEQ1M Q8T1, SEQ1M Q1T1, RND4K Q32T1 and RND4K Q1T1, read and write, and\n"
     "MIX4K Q8T1 (4k random 75% read / 25% write at queue depth 8). One summary table:\n"
     "MiB/s, IOPS and p99 latency per test. --profile pi runs PiBenchmarks' Storage.sh\n"
@@ -189,6 +206,9 @@ int cmd_run(const char *cmdline, int argc, char **argv)
     sb_suite_config_init(&a.cfg);
     int first;
     int rc = cli_parse(argc, argv, cli_run_opts, run_usage, run_option, &a, &first);
+    /* A size given is laid out in full, unless --layout-time says otherwise. */
+    if (a.cfg.size_bytes && !a.layout_time)
+        a.cfg.layout_max_ns = 0;
     static const char *const here[] = { "." };
     const char *const *dirs = first < argc ? (const char *const *)argv + first : here;
     size_t n = first < argc ? (size_t)(argc - first) : 1;

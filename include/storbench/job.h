@@ -98,6 +98,15 @@ typedef struct sb_job_config {
     const char *kind;
     /* Around each stonewall group's timed part (storbench/gate.h); may be NULL. */
     const sb_gate *gate;
+    /* 0, or how long a file storbench creates may be laid out (never a
+     * file or device the user named): a layout that takes longer ends at
+     * what it has written by then, though never below layout_min_bytes
+     * (nor below what a job's offset and block size need), and the jobs
+     * that use the file use that much of it. Their tests then record the
+     * "size" they used and the "size_asked". For `storbench run` on a slow
+     * card, where 1 GiB takes minutes to write and a test reads far less. */
+    uint64_t layout_max_ns;
+    uint64_t layout_min_bytes;
 } sb_job_config;
 
 /* Zero-initialised with kind "job". */

@@ -34,13 +34,25 @@ typedef enum sb_suite_profile {
 
 #define SB_SUITE_DEFAULT_SIZE (1ull << 30)
 #define SB_SUITE_MIN_SIZE (16ull << 20)
+/* How long the standard suite's test file is laid out at most by default,
+ * and the least it then holds (job.h, layout_max_ns). 1 GiB takes 30 s at
+ * 34 MiB/s, so a device that writes faster lays it all out; a card writing
+ * 10 MiB/s gets 300 MiB, three times what its 5 s sequential read test at
+ * 20 MiB/s reads, instead of 102 s of layout for 1 GiB. 64 MiB is still
+ * far beyond a card's cache (a few MiB), and takes 64 s at 1 MiB/s. */
+#define SB_SUITE_LAYOUT_NS (30ull * 1000000000)
+#define SB_SUITE_LAYOUT_MIN (64ull << 20)
 
 typedef struct sb_suite_config {
     sb_suite_profile profile;
     uint64_t runtime_us; /* per test of the standard suite (default 5 s) */
     uint64_t size_bytes; /* standard suite's file; 0: 1 GiB, less when space is short */
-    const char *engine;  /* the queued tests' engine; NULL: io_uring, else libaio
-                          * (the pi profile: libaio, else io_uring) */
+    /* The standard suite's layout ends after this long with what it wrote
+     * (at least SB_SUITE_LAYOUT_MIN); 0: it writes all of size_bytes.
+     * SB_SUITE_LAYOUT_NS by default. */
+    uint64_t layout_max_ns;
+    const char *engine; /* the queued tests' engine; NULL: io_uring, else libaio
+                         * (the pi profile: libaio, else io_uring) */
     atomic_int *stop;
     sb_job_progress_fn progress;
     void *progress_ctx;

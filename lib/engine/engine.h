@@ -159,7 +159,12 @@ SB_MUST_CHECK sb_status sb_engine_flush(const sb_io_file *f, sb_flush how, int64
  * fdatasync, so that the page cache does not fill with it and the rate
  * shown is the device's, and progress (may be NULL) is told the bytes
  * written so far and the time taken, at about every interval_ns. The end is
- * made durable with fsync (the file's size too). */
+ * made durable with fsync (the file's size too).
+ *
+ * With max_ns (and interval_ns) set, the layout may end early: at the first
+ * of those syncs after max_ns that is at or past min_to, so that a slow
+ * device is not written for minutes when the tests need less. Where it
+ * ended (to, or less) goes to *end when end is not NULL. */
 typedef struct sb_layout {
     int fd;
     const char *path; /* for messages */
@@ -170,6 +175,9 @@ typedef struct sb_layout {
     atomic_int *stop; /* looked at after every interval; NULL: none */
     void (*progress)(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns);
     void *progress_ctx;
+    uint64_t max_ns; /* 0: write all of [from, to) */
+    uint64_t min_to; /* with max_ns: never end before this offset */
+    uint64_t *end;   /* NULL, or receives the offset the layout ended at */
 } sb_layout;
 
 /* Writes the layout. On failure ("writing the test file '%s' failed at

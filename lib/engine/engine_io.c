@@ -115,8 +115,9 @@ sb_status sb_engine_layout(const sb_layout *l, sb_error *err)
      * one interval so far (one chunk before the first sync, at most
      * doubling from one sync to the next). */
     uint64_t budget = l->chunk_bytes;
-    while (off < l->to) {
-        size_t len = l->to - off < l->chunk_bytes ? (size_t)(l->to - off) : l->chunk_bytes;
+    uint64_t to = l->to;
+    while (off < to) {
+        size_t len = to - off < l->chunk_bytes ? (size_t)(to - off) : l->chunk_bytes;
         size_t done = 0;
         sb_status st = sb_engine_xfer(&f, true, (void *)l->buf, len, (int64_t)off, &done, err);
         off += done;
@@ -142,8 +143,13 @@ sb_status sb_engine_layout(const sb_layout *l, sb_error *err)
             last = now;
             if (stop_raised(l->stop))
                 return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
+            /* Everything up to off is durable: a place to end. */
+            if (l->max_ns && now - t0 >= l->max_ns && off >= l->min_to)
+                to = off;
         }
     }
+    if (l->end)
+        *l->end = off;
     SB_TRY(sb_engine_flush(&f, SB_FLUSH_FILE, (int64_t)off, err));
     if (l->progress)
         l->progress(l->progress_ctx, off - l->from, sb_clock_ns() - t0);

@@ -95,9 +95,13 @@ static void standard(const sb_target_res *tr, const sb_report_opts *o, sb_sink *
         const char *size = sb_kvs_get(&any->params, "size");
         const char *eng = sb_kvs_get(&any->params, "ioengine");
         double rt = sb_test_value(any, "runtime", 0);
+        const char *asked = sb_kvs_get(&any->params, "size_asked");
         if (size)
             sb_sink_printf(sink, ", %.0f MiB test file",
                            (double)strtoull(size, NULL, 10) / 1048576.0);
+        if (size && asked)
+            sb_sink_printf(sink, " (of %.0f asked: the layout's time ran out)",
+                           (double)strtoull(asked, NULL, 10) / 1048576.0);
         const char *fallback = sb_kvs_get(&any->params, "engine_fallback");
         sb_sink_printf(sink, ", direct I/O, %s", eng ? eng : "?");
         if (fallback)

@@ -294,19 +294,72 @@ sb_status sb_job_files_check_alignment(const sb_jshared *sh, const sb_jworker *w
     return SB_OK;
 }
 
+/* Whether worker w uses file f. */
+static bool uses_file(const sb_jshared *sh, const sb_jworker *w, const sb_jfile *f)
+{
+    for (unsigned i = 0; i < w->n_files; i++)
+        if (&sh->files[w->fidx[i]] == f)
+            return true;
+    return false;
+}
+
+/* The least a layout of f may end at (layout_max_ns): the configured
+ * minimum, and for every job using f its offset and largest block. */
+static uint64_t layout_min_to(const sb_jshared *sh, const sb_jfile *f)
+{
+    uint64_t min = sh->c->layout_min_bytes;
+    for (size_t i = 0; i < sh->n_ws; i++) {
+        const sb_jworker *w = &sh->ws[i];
+        if (!uses_file(sh, w, f))
+            continue;
+        const sb_job *j = w->job;
+        uint64_t bmax = j->bs_bytes[0] > j->bs_bytes[1] ? j->bs_bytes[0] : j->bs_bytes[1];
+        if (j->offset_bytes + bmax > min)
+            min = j->offset_bytes + bmax;
+    }
+    return min < f->need ? min : f->need;
+}
+
+/* The layout of f ended at end < f->need: the jobs using it use what is
+ * there, in whole MiB when that leaves them at least their block. */
+static void layout_cut(sb_jshared *sh, sb_jfile *f, uint64_t end)
+{
+    uint64_t mib = end / (1u << 20) * (1u << 20);
+    f->need = f->have = end;
+    for (size_t i = 0; i < sh->n_ws; i++) {
+        sb_jworker *w = &sh->ws[i];
+        if (!uses_file(sh, w, f))
+            continue;
+        const sb_job *j = w->job;
+        uint64_t bmax = j->bs_bytes[0] > j->bs_bytes[1] ? j->bs_bytes[0] : j->bs_bytes[1];
+        uint64_t top = mib >= j->offset_bytes + bmax ? mib : end;
+        uint64_t room = top - j->offset_bytes;
+        if (room < w->file_bytes) {
+            if (!w->asked_bytes)
+                w->asked_bytes = w->file_bytes;
+            w->file_bytes = room;
+        }
+    }
+}
+
 /* As fio (overwrite=0), a file that is only written starts empty and the
  * job's writes allocate it; a file that is read is written in full first,
- * with pseudo-random bytes so that nothing can compress or skip them. */
+ * with pseudo-random bytes so that nothing can compress or skip them. A
+ * file storbench created may end sooner (job.h, layout_max_ns). */
 sb_status sb_job_files_layout(sb_jshared *sh, sb_jfile *f, sb_error *err)
 {
     if (f->device || f->need <= f->have || !f->read)
         return SB_OK;
-    sb_job_note(sh->c, "laying out '%s' (%" PRIu64 " bytes)", f->path, f->need);
+    const sb_job_config *c = sh->c;
+    bool may_cut = c->layout_max_ns && sb_testfile_is_ours(f->tf);
+    sb_job_note(c, "laying out '%s' (%" PRIu64 " bytes%s)", f->path, f->need,
+                may_cut ? ", or what is written in the time allowed" : "");
     char *buf = malloc(LAYOUT_CHUNK);
     if (!buf)
         return sb_error_nomem(err, "for the layout");
     sb_rng rng = sb_rng_seeded(f->need, 0);
     sb_rng_fill(&rng, buf, LAYOUT_CHUNK);
+    uint64_t end = f->need, t0 = sb_clock_ns();
     sb_layout l = {
         .fd = sb_testfile_fd(f->tf),
         .path = f->path,
@@ -315,15 +368,27 @@ sb_status sb_job_files_layout(sb_jshared *sh, sb_jfile *f, sb_error *err)
         .buf = buf,
         .chunk_bytes = LAYOUT_CHUNK,
         .interval_ns = SB_JOB_PROGRESS_NS,
-        .stop = sh->c->stop,
+        .stop = c->stop,
         .progress = sb_job_layout_progress,
         .progress_ctx = sh,
+        .max_ns = may_cut ? c->layout_max_ns : 0,
+        .min_to = may_cut ? layout_min_to(sh, f) : 0,
+        .end = &end,
     };
     sb_status s = sb_engine_layout(&l, err);
     free(buf);
-    if (s == SB_OK)
-        f->have = f->need;
-    return s;
+    SB_TRY(s);
+    if (end < f->need) {
+        double secs = (double)(sb_clock_ns() - t0) / 1e9;
+        sb_job_note(c,
+                    "laid out %" PRIu64 " MiB of '%s' in %.1f s (%.1f MiB/s), when its time "
+                    "ran out; the tests use that much of it",
+                    end >> 20, f->path, secs,
+                    secs > 0 ? (double)(end - l.from) / 1048576.0 / secs : 0.0);
+        layout_cut(sh, f, end);
+    }
+    f->have = f->need;
+    return SB_OK;
 }
 
 void sb_job_files_close(sb_jshared *sh)

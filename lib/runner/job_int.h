@@ -112,7 +112,8 @@ typedef struct sb_jworker {
     sb_io_file *io;
     int64_t *pos; /* file position of each descriptor (a non-positional engine) */
     unsigned n_files, next_file;
-    uint64_t file_bytes; /* region of each file: filesize */
+    uint64_t file_bytes;  /* region of each file: filesize */
+    uint64_t asked_bytes; /* file_bytes before a layout ended early; 0: it did not */
     /* offsets: sequential position and random permutation per direction */
     uint64_t seq[2];
     uint64_t nblocks[2], perm_i[2], perm_mask[2], perm_key[2];

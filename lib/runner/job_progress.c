@@ -148,7 +148,16 @@ static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
                                         : sh->guess[1];
         if (wr <= 0)
             return 0;
-        ns += (double)g->layout_bytes * 1e9 / wr;
+        double lns = (double)g->layout_bytes * 1e9 / wr;
+        /* The suite's layouts end at their time allowed (only the suite
+         * sets it, and its file is storbench's own). */
+        if (sh->c->layout_max_ns && lns > (double)sh->c->layout_max_ns) {
+            double min_ns = (double)sh->c->layout_min_bytes * 1e9 / wr;
+            lns = min_ns > (double)sh->c->layout_max_ns ? min_ns : (double)sh->c->layout_max_ns;
+            if (lns > (double)g->layout_bytes * 1e9 / wr)
+                lns = (double)g->layout_bytes * 1e9 / wr;
+        }
+        ns += lns;
     }
     if (g->timed_ns) {
         double ratio =
@@ -229,6 +238,15 @@ void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
     }
     uint64_t left = 0;
     if (p.write_rate > 0) {
+        if (c->layout_max_ns && sb_testfile_is_ours(f->tf)) {
+            /* It ends at its time allowed, with what is written by then
+             * (job.h): that is its size to show. */
+            double by_then = p.write_rate * (double)c->layout_max_ns / 1e9;
+            if (by_then < (double)c->layout_min_bytes)
+                by_then = (double)c->layout_min_bytes;
+            if (by_then < (double)p.total_bytes)
+                p.total_bytes = by_then > (double)done_bytes ? (uint64_t)by_then : done_bytes;
+        }
         double rest =
             (double)(p.total_bytes - (done_bytes < p.total_bytes ? done_bytes : p.total_bytes));
         left = (uint64_t)(rest * 1e9 / p.write_rate);

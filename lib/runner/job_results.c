@@ -167,6 +167,11 @@ static SB_MUST_CHECK sb_status entry_params(sb_test *t, const entry *e, int d, u
      * worker never started (an interruption before its group). */
     SB_TRY(sb_kvs_setf(p, err, "iodepth", "%u", w0->depth ? w0->depth : j->iodepth));
     SB_TRY(sb_kvs_setf(p, err, "numjobs", "%zu", e->n));
+    if (w0->asked_bytes) {
+        /* Its file's layout ended early (job.h): the size it used. */
+        SB_TRY(sb_kvs_setf(p, err, "size", "%" PRIu64, w0->file_bytes * w0->n_files));
+        SB_TRY(sb_kvs_setf(p, err, "size_asked", "%" PRIu64, w0->asked_bytes * w0->n_files));
+    }
     return sb_kvs_set(p, "direct", j->direct ? "1" : "0", err);
 }
 

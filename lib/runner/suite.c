@@ -18,6 +18,7 @@ void sb_suite_config_init(sb_suite_config *c)
     memset(c, 0, sizeof *c);
     c->profile = SB_SUITE_STANDARD;
     c->runtime_us = 5000000;
+    c->layout_max_ns = SB_SUITE_LAYOUT_NS;
 }
 
 /* The engine of the queued tests: the one asked for, else io_uring then
@@ -228,6 +229,10 @@ sb_status sb_suite_run(const sb_suite_config *c, const char *dir, sb_run *run, s
     jc.progress_ctx = c->progress_ctx;
     jc.notes = c->notes;
     jc.gate = c->gate;
+    if (c->profile == SB_SUITE_STANDARD) {
+        jc.layout_max_ns = c->layout_max_ns;
+        jc.layout_min_bytes = SB_SUITE_LAYOUT_MIN;
+    }
     size_t first_target = run->n_targets;
     st = sb_job_run(&jobs, &jc, run, err);
     sb_joblist_free(&jobs);

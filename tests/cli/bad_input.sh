@@ -109,6 +109,9 @@ check "run: missing directory" 1 "'$W/missing'" -- run -q --time 0.2s --size 16m
 check "run: a block device is not a directory" 1 "block device" -- run -q /dev/loop-control
 check "run: --size below the minimum" 2 "--size" "16 MiB" -- run -q --size 1m "$D"
 check "run: --time nonsense" 2 "--time" -- run -q --time 5x "$D"
+check "run: --layout-time below 1 s" 2 "--layout-time: '500ms' is not 0 or from 1s to 24h" -- \
+    run -q --layout-time 500ms "$D"
+check "run: --layout-time nonsense" 2 "--layout-time" -- run -q --layout-time soon "$D"
 check "run: unknown profile" 2 "--profile" "'ssd'" -- run -q --profile ssd "$D"
 check "run: --format csv" 2 "--format" -- run -q --format csv "$D"
 check "run: unknown engine" 2 "--engine" "'foo'" -- run -q --engine foo "$D"

@@ -25,6 +25,19 @@ dry_size=$(grep -oE -- '--size=[0-9]+[mg]?' "$T/dry.stdout" | head -1)
     sb_fail "the dry run's size on a 40 MiB tmpfs is '$dry_size', expected --size=30m (3/4 of the free space)"
 grep -qE "^storbench: '.*small': a test file of 30.0 MiB \(31457280 bytes\): the default 1.0 GiB does not fit in the 40.0 MiB free there" "$T/dry.stderr" ||
     sb_fail "the dry run does not say why the size is not the default: $(cat "$T/dry.stderr")"
+# The layout's time limit (30 s by default) and the rate it cuts under: the
+# 30 MiB file is at most 64 MiB, the least a cut leaves, so it is not said.
+grep -q "the layout ends after" "$T/dry.stderr" &&
+    sb_fail "the dry run of a 30 MiB file speaks of the layout's limit: $(cat "$T/dry.stderr")"
+sb_run "$T/dryl" run --dry-run --layout-time 10s "$T/small"
+grep -q "the layout ends after" "$T/dryl.stderr" &&
+    sb_fail "the dry run of a 30 MiB file speaks of a 10 s limit: $(cat "$T/dryl.stderr")"
+sb_run "$T/dryb" run --dry-run --size 1g --layout-time 10s "$T/small"
+grep -q "'.*small': the layout ends after 10 s: a device writing under 102.4 MiB/s gets what it laid out by then (at least 64 MiB), and the tests use that" "$T/dryb.stderr" ||
+    sb_fail "run --dry-run --size 1g --layout-time 10s does not give the layout's limit: $(cat "$T/dryb.stderr")"
+sb_run "$T/dryn" run --dry-run --size 1g "$T/small"
+grep -q "the layout ends after" "$T/dryn.stderr" &&
+    sb_fail "a --size given is laid out in full, but the dry run gives a limit: $(cat "$T/dryn.stderr")"
 # -q: the command line alone.
 sb_run "$T/dryq" run --dry-run -q "$T/small"
 [[ ! -s $T/dryq.stderr ]] || sb_fail "run --dry-run -q wrote on stderr: $(cat "$T/dryq.stderr")"
