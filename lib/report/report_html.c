@@ -246,6 +246,12 @@ double sb_html_value(const sb_test *t, const char *metric)
     return m && isfinite(m->value) ? m->value : NAN;
 }
 
+/* Whether t is a score (the pi profile's), not a test with rates. */
+bool sb_html_is_score(const sb_test *t)
+{
+    return sb_test_measurement(t, "score") != NULL;
+}
+
 /* Writes "key=value key=value" of kv to the page, escaped. */
 static void kvs_text(sb_html_page *h, const sb_kvs *kv)
 {

@@ -126,6 +126,9 @@ const sb_test *sb_html_find_test(const sb_html_col *c, const char *kind, const c
 /* A measurement's value, NaN when t is NULL, lacks it or it is not a
  * number. */
 double sb_html_value(const sb_test *t, const char *metric);
+/* Whether t (not NULL) is a score (the pi profile's), not a test with
+ * rates: true when it holds a "score" measurement, whatever its value. */
+bool sb_html_is_score(const sb_test *t);
 
 /* Bytes per display unit of a rate and its name (MiB/s, or MB/s). */
 double sb_html_rate_unit(const sb_html_page *h);

@@ -152,12 +152,6 @@ static const struct {
     { "latency", "latency" }, { "latency_p99", "p99" }, { "cpu", "CPU %" },
 };
 
-/* Whether t is a score (the pi profile's), not a test with rates. */
-static bool is_score(const sb_test *t)
-{
-    return sb_test_measurement(t, "score") != NULL;
-}
-
 /* The direction test t's name ends with (" read", " write") when its
  * parameters say that is its direction, as a job's and an imported fio
  * job's tests are named; NULL otherwise. */
@@ -182,13 +176,13 @@ static void kind_groups(sb_html_page *h, const char *kind, const sb_html_strs *n
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
             const sb_test *t = &h->cols[c].t->tests[k];
-            if (sb_html_of_kind(t, kind) && !is_score(t) && !name_direction(t))
+            if (sb_html_of_kind(t, kind) && !sb_html_is_score(t) && !name_direction(t))
                 return;
         }
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
             const sb_test *t = &h->cols[c].t->tests[k];
-            if (!sb_html_of_kind(t, kind) || is_score(t))
+            if (!sb_html_of_kind(t, kind) || sb_html_is_score(t))
                 continue;
             size_t n = strlen(t->name) - strlen(name_direction(t)) - 1;
             char *g = malloc(n + 1);
@@ -220,8 +214,8 @@ static void score_tiles(sb_html_page *h, const char *kind)
     bool any = false;
     for (size_t c = 0; c < h->n_cols && !any; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++)
-            any |=
-                sb_html_of_kind(&h->cols[c].t->tests[k], kind) && is_score(&h->cols[c].t->tests[k]);
+            any |= sb_html_of_kind(&h->cols[c].t->tests[k], kind) &&
+                   sb_html_is_score(&h->cols[c].t->tests[k]);
     if (!any)
         return;
     sb_sink *s = sb_html_out(h);
@@ -229,7 +223,7 @@ static void score_tiles(sb_html_page *h, const char *kind)
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
             const sb_test *t = &h->cols[c].t->tests[k];
-            if (!sb_html_of_kind(t, kind) || !is_score(t))
+            if (!sb_html_of_kind(t, kind) || !sb_html_is_score(t))
                 continue;
             double v = sb_html_value(t, "score");
             const char *profile = sb_kvs_get(&t->params, "profile");
@@ -404,7 +398,8 @@ void sb_html_generic_section(sb_html_page *h, const char *kind)
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
             const sb_test *t = &h->cols[c].t->tests[k];
-            if (sb_html_of_kind(t, kind) && !is_score(t) && !sb_html_strs_add(&names, t->name))
+            if (sb_html_of_kind(t, kind) && !sb_html_is_score(t) &&
+                !sb_html_strs_add(&names, t->name))
                 sb_html_oom(h);
         }
     char id[96];

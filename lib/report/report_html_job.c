@@ -40,17 +40,17 @@ static const char *job_name(const sb_test *t, char *buf)
     return buf;
 }
 
+/* Whether t is a test of kind that a job's summary shows: not a score. */
+static bool is_job(const sb_test *t, const char *kind)
+{
+    return sb_html_of_kind(t, kind) && !sb_html_is_score(t);
+}
+
 /* Whether t is a test of kind of the job named job. */
 static bool of_job(const sb_test *t, const char *kind, const char *job)
 {
     char buf[NAME_MAX_LEN];
-    return sb_html_of_kind(t, kind) && !sb_test_measurement(t, "score") &&
-           strcmp(job_name(t, buf), job) == 0;
-}
-
-static bool is_job(const sb_test *t, const char *kind)
-{
-    return sb_html_of_kind(t, kind) && !sb_test_measurement(t, "score");
+    return is_job(t, kind) && strcmp(job_name(t, buf), job) == 0;
 }
 
 static const char *param(const sb_test *t, const char *key, const char *def)
