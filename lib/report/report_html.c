@@ -252,6 +252,18 @@ bool sb_html_is_score(const sb_test *t)
     return sb_test_measurement(t, "score") != NULL;
 }
 
+/* The direction test t's name ends with (" read", " write", an imported
+ * fio job's " trim") when its parameters say that is its direction, as a
+ * job's and an imported fio job's tests are named; NULL otherwise. */
+const char *sb_html_name_direction(const sb_test *t)
+{
+    const char *d = sb_kvs_get(&t->params, "direction");
+    size_t n = strlen(t->name), dn = d ? strlen(d) : 0;
+    if (!d || n <= dn + 1 || t->name[n - dn - 1] != ' ' || strcmp(t->name + n - dn, d) != 0)
+        return NULL;
+    return d;
+}
+
 /* Writes "key=value key=value" of kv to the page, escaped. */
 static void kvs_text(sb_html_page *h, const sb_kvs *kv)
 {

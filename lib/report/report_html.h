@@ -129,6 +129,12 @@ double sb_html_value(const sb_test *t, const char *metric);
 /* Whether t (not NULL) is a score (the pi profile's), not a test with
  * rates: true when it holds a "score" measurement, whatever its value. */
 bool sb_html_is_score(const sb_test *t);
+/* The direction test t (not NULL) has at the end of its name ("randrw
+ * read": "read"), whatever it is (read, write, an imported fio job's
+ * trim): its "direction" parameter's value, owned by t. NULL when t has no
+ * such parameter or its name is not some text, a space and that direction
+ * ("read" alone: NULL). */
+const char *sb_html_name_direction(const sb_test *t);
 
 /* Bytes per display unit of a rate and its name (MiB/s, or MB/s). */
 double sb_html_rate_unit(const sb_html_page *h);

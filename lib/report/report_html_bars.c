@@ -152,17 +152,13 @@ static const struct {
     { "latency", "latency" }, { "latency_p99", "p99" }, { "cpu", "CPU %" },
 };
 
-/* The direction test t's name ends with (" read", " write") when its
- * parameters say that is its direction, as a job's and an imported fio
- * job's tests are named; NULL otherwise. */
-static const char *name_direction(const sb_test *t)
+/* Whether t's name ends with " read" or " write" as its direction
+ * (sb_html_name_direction): the two rows the charts put side by side; an
+ * imported fio job's " trim" is not one of them. */
+static bool rw_named(const sb_test *t)
 {
-    const char *d = sb_kvs_get(&t->params, "direction");
-    size_t n = strlen(t->name), dn = d ? strlen(d) : 0;
-    if (!d || (strcmp(d, "read") != 0 && strcmp(d, "write") != 0) || n <= dn + 1 ||
-        t->name[n - dn - 1] != ' ' || strcmp(t->name + n - dn, d) != 0)
-        return NULL;
-    return d;
+    const char *d = sb_html_name_direction(t);
+    return d && (strcmp(d, "read") == 0 || strcmp(d, "write") == 0);
 }
 
 /* The charts' groups of kind: when every test's name ends with its
@@ -176,7 +172,7 @@ static void kind_groups(sb_html_page *h, const char *kind, const sb_html_strs *n
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
             const sb_test *t = &h->cols[c].t->tests[k];
-            if (sb_html_of_kind(t, kind) && !sb_html_is_score(t) && !name_direction(t))
+            if (sb_html_of_kind(t, kind) && !sb_html_is_score(t) && !rw_named(t))
                 return;
         }
     for (size_t c = 0; c < h->n_cols; c++)
@@ -184,7 +180,7 @@ static void kind_groups(sb_html_page *h, const char *kind, const sb_html_strs *n
             const sb_test *t = &h->cols[c].t->tests[k];
             if (!sb_html_of_kind(t, kind) || sb_html_is_score(t))
                 continue;
-            size_t n = strlen(t->name) - strlen(name_direction(t)) - 1;
+            size_t n = strlen(t->name) - strlen(sb_html_name_direction(t)) - 1;
             char *g = malloc(n + 1);
             if (!g) {
                 sb_html_oom(h);

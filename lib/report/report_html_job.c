@@ -32,10 +32,8 @@ static const char *job_name(const sb_test *t, char *buf)
     const char *j = sb_kvs_get(&t->params, "jobname");
     if (j)
         return j;
-    const char *d = sb_kvs_get(&t->params, "direction");
-    size_t n = strlen(t->name), dn = d ? strlen(d) : 0;
-    if (d && n > dn + 1 && t->name[n - dn - 1] == ' ' && strcmp(t->name + n - dn, d) == 0)
-        n -= dn + 1;
+    const char *d = sb_html_name_direction(t);
+    size_t n = strlen(t->name) - (d ? strlen(d) + 1 : 0);
     snprintf(buf, NAME_MAX_LEN, "%.*s", (int)n, t->name);
     return buf;
 }
