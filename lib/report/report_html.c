@@ -264,6 +264,13 @@ const char *sb_html_name_direction(const sb_test *t)
     return d;
 }
 
+/* The display unit of a latency: µs, or ms when values reach 10 ms. */
+double sb_html_lat_scale(double max_ns, const char **unit)
+{
+    *unit = max_ns >= 1e7 ? "ms" : "\xC2\xB5s";
+    return max_ns >= 1e7 ? 1e6 : 1e3;
+}
+
 /* Writes "key=value key=value" of kv to the page, escaped. */
 static void kvs_text(sb_html_page *h, const sb_kvs *kv)
 {

@@ -135,6 +135,11 @@ bool sb_html_is_score(const sb_test *t);
  * such parameter or its name is not some text, a space and that direction
  * ("read" alone: NULL). */
 const char *sb_html_name_direction(const sb_test *t);
+/* The display unit of latencies whose largest is max_ns: µs, or ms when
+ * it reaches 10 ms. Returns the unit's size in ns (1e3 or 1e6) and sets
+ * *unit (not NULL) to its name, a static string ("µs" or "ms"). The
+ * caller chooses the values max_ns is the largest of. */
+double sb_html_lat_scale(double max_ns, const char **unit);
 
 /* Bytes per display unit of a rate and its name (MiB/s, or MB/s). */
 double sb_html_rate_unit(const sb_html_page *h);

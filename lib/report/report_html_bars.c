@@ -123,8 +123,9 @@ out:
     free(marks);
 }
 
-/* The display unit of a latency metric: µs, or ms when values reach 10 ms. */
-static double lat_scale(sb_html_page *h, const char *kind, const char *metric, const char **unit)
+/* The largest value of metric over the tests of kind in every column, 0
+ * when none has one: what sb_html_lat_scale chooses a latency's unit by. */
+static double kind_max(sb_html_page *h, const char *kind, const char *metric)
 {
     double max = 0;
     for (size_t c = 0; c < h->n_cols; c++)
@@ -136,8 +137,7 @@ static double lat_scale(sb_html_page *h, const char *kind, const char *metric, c
                     max = fmax(max, x);
             }
         }
-    *unit = max >= 1e7 ? "ms" : "\xC2\xB5s";
-    return max >= 1e7 ? 1e6 : 1e3;
+    return max;
 }
 
 /* ---- other kinds (fio, job, suite, ...) ---------------------------------------------- */
@@ -433,7 +433,7 @@ void sb_html_generic_section(sb_html_page *h, const char *kind)
     snprintf(title, sizeof title, "%s: IOPS", kind);
     bars_chart(h, kind, &bt, "iops", NULL, 1, title, "IOPS", "/s");
     const char *lat_unit;
-    double ls = lat_scale(h, kind, "clat_p99", &lat_unit);
+    double ls = sb_html_lat_scale(kind_max(h, kind, "clat_p99"), &lat_unit);
     snprintf(title, sizeof title, "%s: 99th percentile latency", kind);
     bars_chart(h, kind, &bt, "clat_p99", "latency_p99", ls, title, "p99 latency", lat_unit);
     /* A job as fio prints it, with its percentiles as a curve. */

@@ -275,7 +275,7 @@ static void percentile_chart(sb_html_page *h, const char *kind, const char *job)
         sb_html_oom(h);
         goto out;
     }
-    /* The unit: µs, or ms when the values reach 10 ms. */
+    /* The unit, by the largest percentile of the job's tests. */
     double max = 0;
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
@@ -289,7 +289,8 @@ static void percentile_chart(sb_html_page *h, const char *kind, const char *job)
                         max = fmax(max, v);
                 }
         }
-    double div = max >= 1e7 ? 1e6 : 1e3;
+    const char *unit;
+    double div = sb_html_lat_scale(max, &unit);
     for (size_t c = 0; c < h->n_cols; c++)
         for (size_t k = 0; k < h->cols[c].t->n_tests; k++) {
             const sb_test *t = &h->cols[c].t->tests[k];
@@ -333,7 +334,7 @@ static void percentile_chart(sb_html_page *h, const char *kind, const char *job)
                         .x_label = "percentile",
                         .x_unit = "%",
                         .y_label = "latency",
-                        .y_unit = div == 1e6 ? "ms" : "\xC2\xB5s",
+                        .y_unit = unit,
                         .xscale = SB_SVG_X_NINES };
     sb_html_lines_chart(h, &ch, series, n);
 out:
