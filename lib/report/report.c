@@ -131,6 +131,12 @@ const char *sb_report_unit_name(const sb_report_opts *o)
     return o->si ? "MB/s" : "MiB/s";
 }
 
+const char *sb_report_param(const sb_test *t, const char *key, const char *def)
+{
+    const char *v = sb_kvs_get(&t->params, key);
+    return v ? v : def;
+}
+
 uint64_t sb_report_param_u64(const sb_test *t, const char *key)
 {
     const char *v = sb_kvs_get(&t->params, key);

@@ -51,12 +51,6 @@ static bool of_job(const sb_test *t, const char *kind, const char *job)
     return is_job(t, kind) && strcmp(job_name(t, buf), job) == 0;
 }
 
-static const char *param(const sb_test *t, const char *key, const char *def)
-{
-    const char *v = sb_kvs_get(&t->params, key);
-    return v ? v : def;
-}
-
 /* The first of two metrics t holds (storbench's name, then an import's). */
 static double value2(const sb_test *t, const char *a, const char *b)
 {
@@ -128,7 +122,7 @@ static void direction_lines(sb_html_page *h, const sb_test *t)
     double io = value2(t, "io_bytes", "bytes"), secs = value2(t, "runtime", "elapsed");
     /* The direction right-aligned in five columns, as fio's " read" and
      * "write"; escaped, as every string from the archive. */
-    const char *dir = param(t, "direction", "?");
+    const char *dir = sb_report_param(t, "direction", "?");
     sb_sink_printf(s, "  %*s", strlen(dir) < 5 ? (int)(5 - strlen(dir)) : 0, "");
     sb_html_esc(h, dir);
     sb_sink_printf(s, ": IOPS=%s, BW=%s (%s)",
@@ -223,11 +217,11 @@ static void summary(sb_html_page *h, const sb_html_col *c, const char *kind, con
     sb_sink_puts(s, "<pre class=\"fio\">");
     sb_html_esc(h, job);
     sb_sink_puts(s, ": (groupid=");
-    sb_html_esc(h, param(first, "group_id", "0"));
+    sb_html_esc(h, sb_report_param(first, "group_id", "0"));
     sb_sink_puts(s, ", jobs=");
-    sb_html_esc(h, param(first, "numjobs", "1"));
+    sb_html_esc(h, sb_report_param(first, "numjobs", "1"));
     sb_sink_puts(s, "): rw=");
-    sb_html_esc(h, param(first, "rw", "?"));
+    sb_html_esc(h, sb_report_param(first, "rw", "?"));
     static const char *const opts[] = { "bs", "ioengine", "iodepth", "direct" };
     for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
         const char *v = sb_kvs_get(&first->params, opts[i]);
@@ -309,7 +303,7 @@ static void percentile_chart(sb_html_page *h, const char *kind, const char *job)
             }
             if (m < 2)
                 continue;
-            const char *d = param(t, "direction", t->name);
+            const char *d = sb_report_param(t, "direction", t->name);
             if (h->n_cols > 1) {
                 if (asprintf(&names[n], "%s %s", d, h->cols[c].name) < 0)
                     names[n] = NULL;

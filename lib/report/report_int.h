@@ -71,6 +71,8 @@ SB_MUST_CHECK sb_status sb_report_zcav(const sb_run *run, const sb_report_opts *
 double sb_report_unit_bytes(const sb_report_opts *o);
 const char *sb_report_unit_name(const sb_report_opts *o);
 
+/* A test parameter's value (owned by t), def when absent. */
+const char *sb_report_param(const sb_test *t, const char *key, const char *def);
 /* A test parameter as an unsigned number, 0 when absent. */
 uint64_t sb_report_param_u64(const sb_test *t, const char *key);
 

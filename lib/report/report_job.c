@@ -31,25 +31,19 @@ static bool is_job_kind(const char *kind)
     return strcmp(kind, "job") == 0 || strcmp(kind, "fio") == 0;
 }
 
-static const char *param(const sb_test *t, const char *key, const char *def)
-{
-    const char *v = sb_kvs_get(&t->params, key);
-    return v ? v : def;
-}
-
 static void describe_job(const sb_test *t, sb_sink *sink)
 {
-    const char *rw = param(t, "rw", "?");
+    const char *rw = sb_report_param(t, "rw", "?");
     char bs[32];
     sb_format_size(sb_report_param_u64(t, "bs"), bs, sizeof bs);
-    sb_sink_printf(sink, "  %s: %s", param(t, "jobname", t->name), rw);
+    sb_sink_printf(sink, "  %s: %s", sb_report_param(t, "jobname", t->name), rw);
     if (strcmp(rw, "randrw") == 0 || strcmp(rw, "rw") == 0 || strcmp(rw, "readwrite") == 0)
-        sb_sink_printf(sink, " %s/%u", param(t, "rwmixread", "50"),
-                       100 - (unsigned)atoi(param(t, "rwmixread", "50")));
-    sb_sink_printf(sink, ", bs %s, %s, iodepth %s, %s", bs, param(t, "ioengine", "psync"),
-                   param(t, "iodepth", "1"),
-                   strcmp(param(t, "direct", "0"), "1") == 0 ? "direct" : "buffered");
-    const char *nj = param(t, "numjobs", "1");
+        sb_sink_printf(sink, " %s/%u", sb_report_param(t, "rwmixread", "50"),
+                       100 - (unsigned)atoi(sb_report_param(t, "rwmixread", "50")));
+    sb_sink_printf(sink, ", bs %s, %s, iodepth %s, %s", bs, sb_report_param(t, "ioengine", "psync"),
+                   sb_report_param(t, "iodepth", "1"),
+                   strcmp(sb_report_param(t, "direct", "0"), "1") == 0 ? "direct" : "buffered");
+    const char *nj = sb_report_param(t, "numjobs", "1");
     if (strcmp(nj, "1") != 0)
         sb_sink_printf(sink, ", %s jobs summed", nj);
     const sb_measurement *rt = sb_test_measurement(t, "runtime");
@@ -87,17 +81,18 @@ static void job_table(const sb_target_res *tr, const sb_report_opts *o, sb_sink 
         sb_report_fmt_ns(sb_test_value(t, "clat_p99", 0), lat[2], sizeof lat[2]);
         sb_report_fmt_ns(sb_test_value(t, "clat_p99.9", 0), lat[3], sizeof lat[3]);
         sb_report_fmt_ns(sb_test_value(t, "lat_max", 0), lat[4], sizeof lat[4]);
-        sb_report_table_set(&tb, r, 0, "%s", param(t, "jobname", t->name));
+        sb_report_table_set(&tb, r, 0, "%s", sb_report_param(t, "jobname", t->name));
         if (!sb_test_measured(t)) {
             /* Never ran: "-" everywhere, never zeros. */
-            sb_report_table_set(&tb, r, 1, "%s", param(t, "direction", ""));
+            sb_report_table_set(&tb, r, 1, "%s", sb_report_param(t, "direction", ""));
             for (size_t c = 2; c < COLS; c++)
                 sb_report_table_set(&tb, r, c, "-");
             unmeasured = true;
             r++;
             continue;
         }
-        sb_report_table_set(&tb, r, 1, "%s%s", param(t, "direction", ""), t->complete ? "" : " *");
+        sb_report_table_set(&tb, r, 1, "%s%s", sb_report_param(t, "direction", ""),
+                            t->complete ? "" : " *");
         incomplete |= !t->complete;
         sb_report_table_set(&tb, r, 2, "%.2f",
                             sb_test_value(t, "throughput", 0) / sb_report_unit_bytes(o));
@@ -185,7 +180,7 @@ static void group_lines(const sb_run *run, const sb_report_opts *o, sb_sink *sin
                 if (strcmp(t->kind, "job") != 0 || !sb_kvs_get(&t->params, "group_id") ||
                     sb_report_param_u64(t, "group_id") != g)
                     continue;
-                int d = strcmp(param(t, "direction", "read"), "write") == 0;
+                int d = strcmp(sb_report_param(t, "direction", "read"), "write") == 0;
                 double rate = sb_test_value(t, "throughput", 0);
                 bytes[d] += sb_test_value(t, "io_bytes", 0);
                 double rt = sb_test_value(t, "runtime", 0);
@@ -367,13 +362,13 @@ sb_status sb_report_fio_json(const sb_run *run, const sb_report_opts *o, sb_sink
                 const sb_test *t = &run->targets[i].tests[k];
                 if (!is_fio_kind(t) || sb_report_param_u64(t, "job") != j)
                     continue;
-                dir[strcmp(param(t, "direction", "read"), "write") == 0] = t;
+                dir[strcmp(sb_report_param(t, "direction", "read"), "write") == 0] = t;
             }
         const sb_test *t = dir[0] ? dir[0] : dir[1];
         if (!t)
             continue;
         json_t *jo = json_object();
-        json_object_set_new(jo, "jobname", sb_report_jstr(param(t, "jobname", t->name)));
+        json_object_set_new(jo, "jobname", sb_report_jstr(sb_report_param(t, "jobname", t->name)));
         json_object_set_new(jo, "groupid",
                             json_integer((json_int_t)sb_report_param_u64(t, "group_id")));
         bool failed = (dir[0] && !dir[0]->complete) || (dir[1] && !dir[1]->complete);
