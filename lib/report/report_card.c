@@ -38,12 +38,6 @@ static const sb_test *find(const sb_run *run, const char *kind, const char *name
     return NULL;
 }
 
-static const char *param(const sb_test *t, const char *key, const char *def)
-{
-    const char *v = t ? sb_kvs_get(&t->params, key) : NULL;
-    return v ? v : def;
-}
-
 /* "1,234" for whole numbers up to the billions. */
 static const char *thousands(double v, char *buf, size_t len)
 {
@@ -59,46 +53,49 @@ static const char *thousands(double v, char *buf, size_t len)
 
 static void registers(const sb_test *r, sb_sink *sink)
 {
-    const char *seen = param(r, "registers", "?");
+    const char *seen = sb_report_param(r, "registers", "?");
     if (strcmp(seen, "read") != 0) {
-        sb_sink_printf(sink, "  registers  %s: %s\n", seen, param(r, "registers_why", "?"));
+        sb_sink_printf(sink, "  registers  %s: %s\n", seen,
+                       sb_report_param(r, "registers_why", "?"));
         sb_sink_puts(sink, "             (behind a USB reader a card's registers never reach the "
                            "host: give its classes with --claim)\n");
         return;
     }
-    bool mmc = strcmp(param(r, "card_type", ""), "MMC") == 0;
-    const char *maker = param(r, mmc ? "mmc_manufacturer" : "sd_manufacturer",
-                              param(r, "manufacturer", "unknown maker"));
-    const char *product = param(r, mmc ? "mmc_product" : "sd_product", "?");
+    bool mmc = strcmp(sb_report_param(r, "card_type", ""), "MMC") == 0;
+    const char *maker = sb_report_param(r, mmc ? "mmc_manufacturer" : "sd_manufacturer",
+                                        sb_report_param(r, "manufacturer", "unknown maker"));
+    const char *product = sb_report_param(r, mmc ? "mmc_product" : "sd_product", "?");
     char cap[32] = "";
     uint64_t bytes = sb_report_param_u64(r, "sd_csd_capacity_bytes");
     if (bytes)
         sb_format_bytes(bytes, cap, sizeof cap);
-    sb_sink_printf(sink, "  registers  %s %s %s", param(r, "card_type", "?"), maker, product);
+    sb_sink_printf(sink, "  registers  %s %s %s", sb_report_param(r, "card_type", "?"), maker,
+                   product);
     if (cap[0])
-        sb_sink_printf(sink, ", %s %s", param(r, "sd_capacity_class", ""), cap);
-    const char *made = param(r, mmc ? "mmc_manufactured" : "sd_manufactured", NULL);
+        sb_sink_printf(sink, ", %s %s", sb_report_param(r, "sd_capacity_class", ""), cap);
+    const char *made = sb_report_param(r, mmc ? "mmc_manufactured" : "sd_manufactured", NULL);
     if (made)
         sb_sink_printf(sink, ", made %s", made);
-    const char *serial = param(r, "sd_serial", NULL);
+    const char *serial = sb_report_param(r, "sd_serial", NULL);
     if (serial)
         sb_sink_printf(sink, ", serial %s", serial);
     sb_sink_puts(sink, "\n");
-    const char *timing = param(r, "bus_timing", NULL);
+    const char *timing = sb_report_param(r, "bus_timing", NULL);
     if (timing)
         sb_sink_printf(sink, "  bus        %s, %.1f MHz, %s bits\n", timing,
                        (double)sb_report_param_u64(r, "bus_clock_hz") / 1e6,
-                       param(r, "bus_width_bits", "?"));
+                       sb_report_param(r, "bus_width_bits", "?"));
 }
 
 static void sequential(const sb_test *s, sb_sink *sink)
 {
     char au[32], ru[32];
-    sb_sink_printf(
-        sink, "  sequential write  %s AUs of %s in %s writes, direct, each made durable\n",
-        param(s, "aus", "?"), sb_format_bytes(sb_report_param_u64(s, "au_bytes"), au, sizeof au),
-        sb_format_bytes(sb_report_param_u64(s, "ru_bytes"), ru, sizeof ru));
-    const char *aligned = param(s, "aligned", "");
+    sb_sink_printf(sink,
+                   "  sequential write  %s AUs of %s in %s writes, direct, each made durable\n",
+                   sb_report_param(s, "aus", "?"),
+                   sb_format_bytes(sb_report_param_u64(s, "au_bytes"), au, sizeof au),
+                   sb_format_bytes(sb_report_param_u64(s, "ru_bytes"), ru, sizeof ru));
+    const char *aligned = sb_report_param(s, "aligned", "");
     unsigned na, nt;
     if (sscanf(aligned, "%u of %u AUs", &na, &nt) == 2)
         sb_sink_printf(sink,
@@ -130,7 +127,7 @@ static void sequential(const sb_test *s, sb_sink *sink)
 
 static void random_table(const sb_run *run, const sb_test *r, sb_sink *sink)
 {
-    const char *left_out = param(r, "qd32_left_out", NULL);
+    const char *left_out = sb_report_param(r, "qd32_left_out", NULL);
     static const char *const names[2][2] = { { "RND4K Q1T1 read", "RND4K Q32T1 read" },
                                              { "RND4K Q1T1 write", "RND4K Q32T1 write" } };
     const sb_test *any = find(run, "card", names[0][0]);
@@ -182,9 +179,9 @@ static void claims_table(const sb_run *run, sb_sink *sink)
                                "measured", "needs", "verdict");
                 head = true;
             }
-            if (strcmp(param(t, "check", ""), "capacity") != 0)
+            if (strcmp(sb_report_param(t, "check", ""), "capacity") != 0)
                 classes++;
-            const char *unit = param(t, "unit", "B/s");
+            const char *unit = sb_report_param(t, "unit", "B/s");
             char meas[48] = "-", need[48];
             const sb_measurement *m = sb_test_measurement(t, "measured");
             if (m && !isnan(m->value))
@@ -197,9 +194,9 @@ static void claims_table(const sb_run *run, sb_sink *sink)
                 snprintf(v, sizeof v, "FAIL");
             else
                 snprintf(v, sizeof v, "not checked: %s",
-                         t->error ? t->error : param(t, "why", "?"));
-            sb_sink_printf(sink, "  %-6s %-17s %-14s %-14s %s\n", param(t, "claim", "?"),
-                           param(t, "check", "?"), meas, need, v);
+                         t->error ? t->error : sb_report_param(t, "why", "?"));
+            sb_sink_printf(sink, "  %-6s %-17s %-14s %-14s %s\n", sb_report_param(t, "claim", "?"),
+                           sb_report_param(t, "check", "?"), meas, need, v);
         }
     if (!classes)
         sb_sink_printf(sink,
@@ -224,13 +221,13 @@ sb_status sb_report_card_text(const sb_run *run, const sb_report_opts *o, sb_sin
     registers(r, sink);
     char au[32];
     /* Runs saved before the cliff and geometry checks did the claims. */
-    const char *checks = param(r, "checks", "claims");
-    const char *claims = param(r, "claims", "none");
+    const char *checks = sb_report_param(r, "checks", "claims");
+    const char *claims = sb_report_param(r, "claims", "none");
     if (strstr(checks, "claims") || strcmp(claims, "none") != 0)
         sb_sink_printf(sink, "  claims     %s\n", claims);
     sb_sink_printf(sink, "  AU         %s (%s)\n\n",
                    sb_format_bytes(sb_report_param_u64(r, "au_bytes"), au, sizeof au),
-                   param(r, "au_from", "?"));
+                   sb_report_param(r, "au_from", "?"));
     if (strstr(checks, "claims")) {
         const sb_test *s = find(run, "card", "sequential write");
         if (s)

@@ -20,12 +20,6 @@
 
 #define INDENT "                    "
 
-static const char *param(const sb_test *t, const char *key, const char *def)
-{
-    const char *v = sb_kvs_get(&t->params, key);
-    return v ? v : def;
-}
-
 /* "41.9 MB/s WORD (±2.5%)" of measurement name (word may be ""), or "-"
  * when there is none. */
 static const char *rate_pm(const sb_test *t, const char *name, const char *word, char *buf,
@@ -100,7 +94,7 @@ static void recovery_line(const sb_test *t, const char *verdict, sb_sink *sink)
         sb_sink_puts(sink, INDENT "recovery not checked (--pause 0)\n");
         return;
     }
-    const char *rec = param(t, "recovery", "na");
+    const char *rec = sb_report_param(t, "recovery", "na");
     if (!sb_test_measurement(t, "post")) {
         sb_sink_printf(sink, INDENT "after a %s idle pause: not measured\n", p);
         return;

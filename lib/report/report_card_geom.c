@@ -40,12 +40,6 @@ static const sb_test *find_test(const sb_run *run, const char *name)
     return NULL;
 }
 
-static const char *param(const sb_test *t, const char *key, const char *def)
-{
-    const char *v = sb_kvs_get(&t->params, key);
-    return v ? v : def;
-}
-
 /* Sample i of metric, NaN when there is none. */
 static double sample(const sb_test *t, const char *metric, size_t i)
 {
@@ -86,7 +80,7 @@ static void verdict(const sb_test *g, size_t n, sb_sink *sink)
     char e[32], a[32], lo[32], hi[32], d[32];
     uint64_t erase = sb_report_param_u64(g, "erase_bytes");
     uint64_t first = sb_report_param_u64(g, "first_bytes");
-    if (strcmp(param(g, "found", "no"), "yes") == 0) {
+    if (strcmp(sb_report_param(g, "found", "no"), "yes") == 0) {
         size_t i = 0;
         while (i < n && (uint64_t)sample(g, "size_bytes", i) != erase)
             i++;
@@ -102,7 +96,7 @@ static void verdict(const sb_test *g, size_t n, sb_sink *sink)
                            sb_format_bytes(first, a, sizeof a));
         else
             sb_sink_puts(sink, "; none below\n");
-        if (strcmp(param(g, "more_needed", "no"), "yes") == 0 && g->complete)
+        if (strcmp(sb_report_param(g, "more_needed", "no"), "yes") == 0 && g->complete)
             sb_sink_puts(sink, INDENT "(not every size was clear when --geometry-time was up: "
                                       "more time may change it)\n");
     } else {
@@ -129,18 +123,19 @@ static void verdict(const sb_test *g, size_t n, sb_sink *sink)
     }
     sb_format_bytes(sb_report_param_u64(g, "align_bytes"), a, sizeof a);
     sb_sink_printf(sink, INDENT "align partitions to %s (%s sectors of %s bytes)", a,
-                   param(g, "align_sectors", "?"), param(g, "sector_bytes", "?"));
-    if (strcmp(param(g, "known", "no"), "yes") != 0)
+                   sb_report_param(g, "align_sectors", "?"),
+                   sb_report_param(g, "sector_bytes", "?"));
+    if (strcmp(sb_report_param(g, "known", "no"), "yes") != 0)
         sb_sink_puts(sink, ",\n" INDENT "the usual SD card AU, as the erase block was not found\n");
-    else if (strcmp(param(g, "default_ok", "no"), "yes") == 0)
+    else if (strcmp(sb_report_param(g, "default_ok", "no"), "yes") == 0)
         sb_sink_puts(sink, ";\n" INDENT "fdisk's and parted's 1 MiB default fits\n");
     else
         sb_sink_puts(sink, ";\n" INDENT "fdisk's and parted's 1 MiB default does not fit\n");
     const sb_measurement *el = sb_test_measurement(g, "elapsed");
     unsigned rounds = (unsigned)sb_report_param_u64(g, "rounds");
     sb_sink_printf(sink, INDENT "read-only: %s; %u round%s in %.1f s%s\n",
-                   param(g, "what_read", "?"), rounds, rounds == 1 ? "" : "s", el ? el->value : NAN,
-                   g->complete ? "" : ", incomplete");
+                   sb_report_param(g, "what_read", "?"), rounds, rounds == 1 ? "" : "s",
+                   el ? el->value : NAN, g->complete ? "" : ", incomplete");
 }
 
 static void size_table(const sb_test *g, size_t n, sb_sink *sink)
@@ -178,7 +173,7 @@ static void open_aus(const sb_test *o, sb_sink *sink)
     sb_format_bytes(sb_report_param_u64(o, "block_bytes"), blk, sizeof blk);
     sb_format_bytes(sb_report_param_u64(o, "au_bytes"), au, sizeof au);
     size_t n = samples(o, "rate");
-    const char *v = param(o, "verdict", "");
+    const char *v = sb_report_param(o, "verdict", "");
     unsigned k = (unsigned)sb_report_param_u64(o, "open_aus");
     if (n == 0) {
         sb_sink_printf(sink, "  open AUs          not measured%s%s\n", o->error ? ": " : "",

@@ -33,13 +33,6 @@ static const sb_test *find(const sb_target_res *tr, const char *name)
     return NULL;
 }
 
-/* A parameter of t, or def. */
-static const char *param(const sb_test *t, const char *key, const char *def)
-{
-    const char *v = sb_kvs_get(&t->params, key);
-    return v ? v : def;
-}
-
 static void phase_line(const sb_test *t, sb_sink *sink)
 {
     char b[32], d[32];
@@ -68,8 +61,9 @@ static void write_lines(const sb_test *w, sb_sink *sink)
     const char *lim = sb_kvs_get(&w->params, "limited_by");
     double sw = sb_test_value(w, "source_wait", 0), dw = sb_test_value(w, "device_wait", 0);
     if (lim && w->complete) {
-        const char *src = strcmp(param(w, "compression", ""), "none") == 0 ? "reading the image"
-                                                                           : "decompressing it";
+        const char *src = strcmp(sb_report_param(w, "compression", ""), "none") == 0
+                              ? "reading the image"
+                              : "decompressing it";
         char busy[32], waited[32], full[32];
         sb_format_duration((uint64_t)(sb_test_value(w, "write_busy", 0) * 1e9), busy, sizeof busy);
         sb_format_duration((uint64_t)(sw * 1e9), waited, sizeof waited);
@@ -114,11 +108,11 @@ sb_status sb_report_image_text(const sb_run *run, const sb_report_opts *o, sb_si
         char a[32], b[32];
         const char *member = sb_kvs_get(&w->params, "member");
         sb_sink_printf(sink, "\nimage %s%s%s -> %s (%s, %s image, %s writes, %s)\n",
-                       param(w, "image", "?"), member ? ":" : "", member ? member : "", tr->path,
-                       param(w, "compression", "?"),
+                       sb_report_param(w, "image", "?"), member ? ":" : "", member ? member : "",
+                       tr->path, sb_report_param(w, "compression", "?"),
                        sb_format_bytes(sb_report_param_u64(w, "image_bytes"), a, sizeof a),
                        sb_format_bytes(sb_report_param_u64(w, "chunk_bytes"), b, sizeof b),
-                       param(w, "io_path", "?"));
+                       sb_report_param(w, "io_path", "?"));
         write_lines(w, sink);
         if (v)
             verify_lines(v, sink);
