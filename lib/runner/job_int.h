@@ -128,10 +128,11 @@ typedef struct sb_jworker {
     uint64_t io_limit; /* bytes to move, 0: time only */
     uint64_t moved;
     uint64_t t_begin, t_count, t_end, t_next_sample, t_deadline;
-    uint64_t t_progress; /* inline progress due (UINT64_MAX in a thread of its own) */
-    uint64_t t_gate;     /* inline gate question due (UINT64_MAX: none, or a thread of its own) */
-    uint64_t t_event;    /* the first of the times above that tick() acts on */
-    atomic_int *stop;    /* the caller's stop flag, or NULL */
+    uint64_t t_last_sample; /* when the last sample was taken (t_count at first) */
+    uint64_t t_progress;    /* inline progress due (UINT64_MAX in a thread of its own) */
+    uint64_t t_gate;  /* inline gate question due (UINT64_MAX: none, or a thread of its own) */
+    uint64_t t_event; /* the first of the times above that tick() acts on */
+    atomic_int *stop; /* the caller's stop flag, or NULL */
     bool counting;
     sb_jstat st[2];
     sb_cpu_ns cpu0, cpu1;

@@ -104,17 +104,25 @@ static void events(sb_jworker *w, uint64_t now)
         w->counting = true;
         reset_stats(w);
         w->moved = 0;
-        w->t_count = now;
+        w->t_count = w->t_last_sample = now;
         w->t_next_sample = now + SB_JOB_SAMPLE_NS;
         w->t_deadline = j->runtime_us ? now + j->runtime_us * 1000 : UINT64_MAX;
         sb_clock_cpu_thread(&w->cpu0);
         atomic_store_explicit(&w->state, SB_JW_RUNNING, memory_order_relaxed);
     }
     if (w->counting && now >= w->t_next_sample) {
-        double secs = (double)(now - w->t_next_sample + SB_JOB_SAMPLE_NS) / 1e9;
+        /* A sample is what moved since the last one, over the time really
+         * between them; they are due on a fixed grid from the start, so
+         * that one taken late does not push the next ones later: the last
+         * one is due at the end of a runtime of whole samples (tick() sees
+         * it before it stops the job), however late the ones before were.
+         * A stall over a whole sample skips its grid points. */
+        double secs = (double)(now - w->t_last_sample) / 1e9;
         for (int d = 0; d < 2; d++)
             add_sample(&w->st[d], secs);
-        w->t_next_sample = now + SB_JOB_SAMPLE_NS;
+        w->t_last_sample = now;
+        while (w->t_next_sample <= now)
+            w->t_next_sample += SB_JOB_SAMPLE_NS;
     }
     if (now >= w->t_progress) {
         sb_job_progress_report(w->sh);

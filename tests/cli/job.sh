@@ -11,6 +11,7 @@
 #    there, and `storbench results import` reads it back as a fio run;
 #  * the run is saved and `results show` prints its job table;
 #  * every file of the broken corpus: exit 2, one error naming FILE:LINE;
+#  * a 2 s time_based job records 4 samples of 500 ms, the last included;
 #  * SIGINT during a time_based job: exit 130, no file left.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
@@ -108,6 +109,24 @@ else
     sb_run "$T/out/show" results show "$id"
     grep -qE '^(test +read|writer +write) ' "$T/out/show.stdout" || bad "results show $id: no job table"
 fi
+
+# Samples are due every 500 ms on a grid from the job's start, so the last
+# is due at the end of a 2 s job however late the ones before it were: 4
+# (it had 3, each due 500 ms after the one before was taken, the last after
+# the end; their mean was not the job's rate). Only a stall over a whole
+# sample would skip one.
+sb_run "$T/out/samp" job --name=samp --filename="$T/temp/samp" --rw=write --bs=1m --direct=1 --size=32M \
+    --time_based --runtime=2 --label sampled=yes
+sb_run "$T/out/samplist" results list --filter sampled=yes
+sid=$(awk '$1 ~ /^[0-9]+$/ { print $1; exit }' "$T/out/samplist.stdout")
+sb_run "$T/out/sampshow" results show "$sid" -f json
+python3 - "$T/out/sampshow.stdout" <<'PY' || bad "a 2 s job's samples do not cover its last interval"
+import json, sys
+t = json.load(open(sys.argv[1]))["targets"][0]["tests"][0]
+n = {m["metric"]: len(m.get("samples") or []) for m in t["measurements"]}
+assert n["throughput"] == 4 and n["iops"] == 4, n
+PY
+rm -f "$T/temp/samp"
 
 # The broken job files: exit 2, the error (the last stderr line; an unset
 # variable is warned about first) names FILE:LINE, nothing on stdout, nothing
