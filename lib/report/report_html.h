@@ -160,13 +160,18 @@ void sb_html_swatch(sb_html_page *h, size_t colour);
 /* A cell with column c's colour swatch and name. */
 void sb_html_name_cell(sb_html_page *h, const sb_html_col *c);
 
-/* The sections of the page, one per kind of test (html.h lists them). */
-/* A chart of throughput against x, one line per series, with its title as
- * the heading above it, id (sb_html_heading's hint) its anchor
+/* A chart of throughput against x, one line per series, titled title
  * (report_html_lines.c). */
+void sb_html_throughput_chart(sb_html_page *h, const char *title, const char *x_label,
+                              const char *x_unit, sb_svg_xscale xscale, const sb_svg_series *series,
+                              size_t n);
+/* The same chart with its title as the heading above it, id
+ * (sb_html_heading's hint) its anchor. */
 void sb_html_throughput_lines(sb_html_page *h, const char *id, const char *title,
                               const char *x_label, const char *x_unit, sb_svg_xscale xscale,
                               const sb_svg_series *series, size_t n);
+
+/* The sections of the page, one per kind of test (html.h lists them). */
 void sb_html_sweep_section(sb_html_page *h);
 void sb_html_zcav_section(sb_html_page *h);
 void sb_html_bonnie_section(sb_html_page *h);

@@ -14,9 +14,9 @@
 
 #define GIB 1073741824.0
 
-void sb_html_throughput_lines(sb_html_page *h, const char *id, const char *title,
-                              const char *x_label, const char *x_unit, sb_svg_xscale xscale,
-                              const sb_svg_series *series, size_t n)
+void sb_html_throughput_chart(sb_html_page *h, const char *title, const char *x_label,
+                              const char *x_unit, sb_svg_xscale xscale, const sb_svg_series *series,
+                              size_t n)
 {
     sb_svg_chart ch = { .title = title,
                         .x_label = x_label,
@@ -24,8 +24,15 @@ void sb_html_throughput_lines(sb_html_page *h, const char *id, const char *title
                         .y_label = "throughput",
                         .y_unit = sb_html_rate_name(h),
                         .xscale = xscale };
-    sb_html_heading(h, 3, id, title);
     sb_html_lines_chart(h, &ch, series, n);
+}
+
+void sb_html_throughput_lines(sb_html_page *h, const char *id, const char *title,
+                              const char *x_label, const char *x_unit, sb_svg_xscale xscale,
+                              const sb_svg_series *series, size_t n)
+{
+    sb_html_heading(h, 3, id, title);
+    sb_html_throughput_chart(h, title, x_label, x_unit, xscale, series, n);
 }
 
 /* ---- sweep ------------------------------------------------------------------------ */
@@ -340,13 +347,7 @@ static void zcav_direction(sb_html_page *h, const char *dir)
     sb_html_heading(h, 3, id, title);
     sb_sink *s = sb_html_out(h);
     sb_sink_puts(s, "<div class=\"pair\">\n");
-    sb_svg_chart ch = { .title = title,
-                        .x_label = "offset",
-                        .x_unit = "GiB",
-                        .y_label = "throughput",
-                        .y_unit = sb_html_rate_name(h),
-                        .xscale = SB_SVG_X_LINEAR };
-    sb_html_lines_chart(h, &ch, series, n);
+    sb_html_throughput_chart(h, title, "offset", "GiB", SB_SVG_X_LINEAR, series, n);
     sb_sink_printf(s,
                    "<div class=\"scroll\"><table>\n<tr><th class=\"l\">target</th>"
                    "<th>blocks</th><th>passes</th><th>mean %s</th><th>min</th><th>max</th>"
