@@ -209,6 +209,9 @@ int cmd_run(const char *cmdline, int argc, char **argv)
     /* A size given is laid out in full, unless --layout-time says otherwise. */
     if (a.cfg.size_bytes && !a.layout_time)
         a.cfg.layout_max_ns = 0;
+    if (rc == CLI_EXIT_OK && a.layout_time && a.cfg.profile == SB_SUITE_PI)
+        rc = cli_usage_error("--layout-time is for the standard suite; the pi profile's files "
+                             "have Storage.sh's sizes and are laid out in full");
     static const char *const here[] = { "." };
     const char *const *dirs = first < argc ? (const char *const *)argv + first : here;
     size_t n = first < argc ? (size_t)(argc - first) : 1;

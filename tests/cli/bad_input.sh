@@ -112,6 +112,8 @@ check "run: --time nonsense" 2 "--time" -- run -q --time 5x "$D"
 check "run: --layout-time below 1 s" 2 "--layout-time: '500ms' is not 0 or from 1s to 24h" -- \
     run -q --layout-time 500ms "$D"
 check "run: --layout-time nonsense" 2 "--layout-time" -- run -q --layout-time soon "$D"
+check "run: --layout-time with the pi profile" 2 "--layout-time is for the standard suite" -- \
+    run -q --profile pi --layout-time 10s "$D"
 check "run: unknown profile" 2 "--profile" "'ssd'" -- run -q --profile ssd "$D"
 check "run: --format csv" 2 "--format" -- run -q --format csv "$D"
 check "run: unknown engine" 2 "--engine" "'foo'" -- run -q --engine foo "$D"
