@@ -15,7 +15,9 @@
 #  * a sweep runs on all three, each point behind the start line; with
 #    --stonewall each point ends on every host together (their times within
 #    0.25 s, a sample; the aggregate within 3% of the sum of the hosts'
-#    rates); a size-based job with --stonewall-hosts ends on every host
+#    rates), and with times per rank (%r) that keep ranks 1 and 2 below
+#    their minimum when rank 0 ends, theirs end by the gate (`stonewall`);
+#    a size-based job with --stonewall-hosts ends on every host
 #    with the fastest (times within 0.4 s, all before the slow host's 6.4 s);
 #  * bonnie --stonewall (-b: every write synchronous, so that a write test
 #    can end early at all) ends its write, rewrite, read and seek tests on
@@ -155,6 +157,27 @@ assert max(times) - min(times) < 0.25, times
 agg, total = ms["throughput"]["value"], ms["throughput_sum"]["value"]
 print("aggregate %.2f, sum of hosts %.2f MiB/s" % (agg / 1048576, total / 1048576))
 assert abs(agg - total) <= 0.03 * total, (agg, total)
+PY
+
+# The gate itself, where no host can end by its own rule first: %r gives
+# each rank its own times (rank 0: 0.5 to 0.9 s, rank 1: 1.5 to 1.9 s,
+# rank 2: 2.5 to 2.9 s), so rank 0 ends its point by 0.9 s, when ranks 1 and
+# 2 are still below their minimum time: only the gate can end theirs.
+mpi "$SB_BIN" sweep --no-save --stonewall --only write --bs 256k --min-time %r.5s \
+    --max-time %r.9s -f json "$T/d%r" \
+    >"$T/gate.json" 2>"$T/gate.err" ||
+    { cat "$T/gate.err"; sb_fail "mpirun storbench sweep --stonewall with per-rank times failed"; }
+python3 - "$T/gate.json" <<'PY' || sb_fail "--stonewall: the gate did not end ranks 1 and 2"
+import json, sys
+run = json.load(open(sys.argv[1]))
+run = run["runs"][0] if "runs" in run else run
+stops = {t["path"][-1]: t["tests"][0]["params"]["stop"] for t in run["targets"] if t["kind"] != "fleet"}
+print("per-rank times, stop reasons:", stops)
+assert stops.get("1") == "stonewall" and stops.get("2") == "stonewall", stops
+fleet = [t for t in run["targets"] if t["kind"] == "fleet"][0]["tests"][0]
+times = {m["metric"]: m for m in fleet["measurements"]}["span"]["samples"]
+print("host times:", times)
+assert max(times) < 1.5 and max(times) - min(times) < 0.25, times
 PY
 
 # --- job --stonewall-hosts: a size-based job ends with the fastest host ---------------
