@@ -160,6 +160,17 @@ static SB_MUST_CHECK sb_status add_file(sb_jshared *sh, const char *path, const 
     return SB_OK;
 }
 
+/* The largest block job j moves, of the directions it uses (a read-only
+ * job's write block size moves nothing, and needs no room in its files). */
+static uint64_t job_max_bs(const sb_job *j)
+{
+    uint64_t bmax = 0;
+    for (int d = 0; d < 2; d++)
+        if (sb_job_uses(j, d) && j->bs_bytes[d] > bmax)
+            bmax = j->bs_bytes[d];
+    return bmax;
+}
+
 /* One worker's files and region: its paths, their size, the table. */
 static SB_MUST_CHECK sb_status resolve_worker(sb_jshared *sh, sb_jworker *w, sb_error *err)
 {
@@ -176,10 +187,7 @@ static SB_MUST_CHECK sb_status resolve_worker(sb_jshared *sh, sb_jworker *w, sb_
         w->n_files = np;
     free_paths(paths, np);
     SB_TRY(s);
-    uint64_t bmax = 0;
-    for (int d = 0; d < 2; d++)
-        if (sb_job_uses(j, d) && j->bs_bytes[d] > bmax)
-            bmax = j->bs_bytes[d];
+    uint64_t bmax = job_max_bs(j);
     if (bmax > w->file_bytes)
         return sb_job_fail(err, SB_E_INVALID, j,
                            "bs=%" PRIu64 " is larger than the %" PRIu64 " bytes of each file", bmax,
@@ -253,6 +261,7 @@ sb_status sb_job_files_open(sb_jshared *sh, sb_jfile *f, sb_error *err)
     }
     f->have = sb_testfile_size(f->tf);
     f->dio_align = sb_testfile_dio_align(f->tf);
+    f->may_cut = c->layout_max_ns && sb_testfile_is_ours(f->tf);
     if (f->device && f->need > f->have)
         return sb_error_set(err, SB_E_INVALID, 0,
                             "'%s' holds %" PRIu64 " bytes, less than the %" PRIu64
@@ -313,7 +322,7 @@ static uint64_t layout_min_to(const sb_jshared *sh, const sb_jfile *f)
         if (!uses_file(sh, w, f))
             continue;
         const sb_job *j = w->job;
-        uint64_t bmax = j->bs_bytes[0] > j->bs_bytes[1] ? j->bs_bytes[0] : j->bs_bytes[1];
+        uint64_t bmax = job_max_bs(j);
         if (j->offset_bytes + bmax > min)
             min = j->offset_bytes + bmax;
     }
@@ -331,7 +340,7 @@ static void layout_cut(sb_jshared *sh, sb_jfile *f, uint64_t end)
         if (!uses_file(sh, w, f))
             continue;
         const sb_job *j = w->job;
-        uint64_t bmax = j->bs_bytes[0] > j->bs_bytes[1] ? j->bs_bytes[0] : j->bs_bytes[1];
+        uint64_t bmax = job_max_bs(j);
         uint64_t top = mib >= j->offset_bytes + bmax ? mib : end;
         uint64_t room = top - j->offset_bytes;
         if (room < w->file_bytes) {
@@ -351,9 +360,8 @@ sb_status sb_job_files_layout(sb_jshared *sh, sb_jfile *f, sb_error *err)
     if (f->device || f->need <= f->have || !f->read)
         return SB_OK;
     const sb_job_config *c = sh->c;
-    bool may_cut = c->layout_max_ns && sb_testfile_is_ours(f->tf);
     sb_job_note(c, "laying out '%s' (%" PRIu64 " bytes%s)", f->path, f->need,
-                may_cut ? ", or what is written in the time allowed" : "");
+                f->may_cut ? ", or what is written in the time allowed" : "");
     char *buf = malloc(LAYOUT_CHUNK);
     if (!buf)
         return sb_error_nomem(err, "for the layout");
@@ -371,8 +379,8 @@ sb_status sb_job_files_layout(sb_jshared *sh, sb_jfile *f, sb_error *err)
         .stop = c->stop,
         .progress = sb_job_layout_progress,
         .progress_ctx = sh,
-        .max_ns = may_cut ? c->layout_max_ns : 0,
-        .min_to = may_cut ? layout_min_to(sh, f) : 0,
+        .max_ns = f->may_cut ? c->layout_max_ns : 0,
+        .min_to = f->may_cut ? layout_min_to(sh, f) : 0,
         .end = &end,
     };
     sb_status s = sb_engine_layout(&l, err);

@@ -83,6 +83,7 @@ typedef struct sb_jfile {
     sb_testfile *tf;
     uint64_t have; /* its size when opened */
     unsigned dio_align;
+    bool may_cut; /* its layout may end early: layout_max_ns is set, storbench created it */
 } sb_jfile;
 
 /* ---- a worker ------------------------------------------------------------ */

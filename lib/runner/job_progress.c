@@ -150,12 +150,14 @@ static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
             return 0;
         double lns = (double)g->layout_bytes * 1e9 / wr;
         /* The suite's layouts end at their time allowed (only the suite
-         * sets it, and its file is storbench's own). */
-        if (sh->c->layout_max_ns && lns > (double)sh->c->layout_max_ns) {
+         * sets it, and its file is storbench's own), or once they hold
+         * layout_min_bytes when that takes longer; never later than the
+         * whole layout. A layout_max_ns of 0 sets no time. */
+        if (sh->c->layout_max_ns) {
+            double max_ns = (double)sh->c->layout_max_ns;
             double min_ns = (double)sh->c->layout_min_bytes * 1e9 / wr;
-            lns = min_ns > (double)sh->c->layout_max_ns ? min_ns : (double)sh->c->layout_max_ns;
-            if (lns > (double)g->layout_bytes * 1e9 / wr)
-                lns = (double)g->layout_bytes * 1e9 / wr;
+            double cut_ns = max_ns > min_ns ? max_ns : min_ns;
+            lns = cut_ns < lns ? cut_ns : lns;
         }
         ns += lns;
     }
@@ -238,7 +240,7 @@ void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
     }
     uint64_t left = 0;
     if (p.write_rate > 0) {
-        if (c->layout_max_ns && sb_testfile_is_ours(f->tf)) {
+        if (f->may_cut) {
             /* It ends at its time allowed, with what is written by then
              * (job.h): that is its size to show. */
             double by_then = p.write_rate * (double)c->layout_max_ns / 1e9;
