@@ -67,7 +67,7 @@ static const double chi2_10_table[30] = {
 /* sqrt(df / chi2(0.10, df)): how much wider the 90% upper bound of a
  * standard deviation with df degrees of freedom is than the estimate
  * (3.08 for df 2, 1.43 for df 10, 1.21 for df 30). */
-static double sd_upper_factor(unsigned df)
+double sb_sd_upper_factor(unsigned df)
 {
     if (df == 0)
         return INFINITY;
@@ -282,7 +282,7 @@ static void analyse(const sb_samples *s, const sb_stable_rule *rule, analysis *a
     a->rate = unit_rate(b, 0, k, &a->half, &nb);
     a->batches = nb;
     if (nb >= SB_STABLE_MIN_BATCHES) {
-        a->half *= sd_upper_factor((unsigned)(nb - 1));
+        a->half *= sb_sd_upper_factor((unsigned)(nb - 1));
         double iid = sample_half(s, from, a->rate);
         if (iid > a->half && !anti_correlated(s, from, a->rate))
             a->half = iid;

@@ -1,0 +1,144 @@
+/*
+ * slope.c: time stamps of the bytes moved, and the rate as the slope
+ * through them (the method and its memory bound are in stats.h).
+ *
+ * Details this file settles:
+ * - A stamp is offered on every clock read; it is kept when it is the
+ *   first or at least gap_ns after the last kept one. When the array is
+ *   full, the stamps at odd positions go and the gap doubles, so the kept
+ *   ones stay evenly spread over the whole span.
+ * - The slope is the ordinary least-squares slope of bytes on time, in
+ *   bytes per ns, computed about the means (two passes) so that nothing
+ *   cancels at 10^10 ns and 10^10 bytes.
+ * - Segments hold consecutive stamps, of equal count but the first, which
+ *   also takes the remainder (as sb_samples' batches do).
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "storbench/stats.h"
+
+/* The array grows by doubling from this many stamps (1 s at 1 ms) to
+ * SB_STAMPS_MAX. */
+enum { STAMPS_INITIAL_CAP = 1024 };
+
+void sb_stamps_init(sb_stamps *s)
+{
+    s->v = NULL;
+    s->n = 0;
+    s->cap = 0;
+    s->gap_ns = SB_STAMPS_GAP_NS;
+}
+
+void sb_stamps_free(sb_stamps *s)
+{
+    free(s->v);
+    sb_stamps_init(s);
+}
+
+/* Keeps the stamps at even positions (the first, the third, ...) and
+ * doubles the gap: the array is half full again and spans the same time. */
+static void thin(sb_stamps *s)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < s->n; i += 2)
+        s->v[k++] = s->v[i];
+    s->n = k;
+    s->gap_ns *= 2;
+}
+
+sb_status sb_stamps_add(sb_stamps *s, uint64_t ns, uint64_t bytes, sb_error *err)
+{
+    if (s->n > 0 && ns < s->v[s->n - 1].ns + s->gap_ns)
+        return SB_OK;
+    if (s->n == s->cap) {
+        if (s->cap == SB_STAMPS_MAX) {
+            thin(s);
+            /* The last kept stamp may now be the one before: the new one
+             * is kept only if it clears the doubled gap. */
+            if (ns < s->v[s->n - 1].ns + s->gap_ns)
+                return SB_OK;
+        } else {
+            size_t cap = s->cap ? s->cap * 2 : STAMPS_INITIAL_CAP;
+            if (cap > SB_STAMPS_MAX)
+                cap = SB_STAMPS_MAX;
+            sb_stamp *v = realloc(s->v, cap * sizeof *v);
+            if (!v)
+                return sb_error_set(err, SB_E_NOMEM, 0, "cannot grow the time stamps to %zu", cap);
+            s->v = v;
+            s->cap = cap;
+        }
+    }
+    s->v[s->n].ns = ns;
+    s->v[s->n].bytes = bytes;
+    s->n++;
+    return SB_OK;
+}
+
+/* Least-squares slope of bytes on time over stamps [a, b), in bytes per
+ * second; NAN when they span no time. */
+static double slope_of(const sb_stamp *v, size_t a, size_t b)
+{
+    double n = (double)(b - a), mx = 0, my = 0;
+    for (size_t i = a; i < b; i++) {
+        mx += (double)v[i].ns;
+        my += (double)v[i].bytes;
+    }
+    mx /= n;
+    my /= n;
+    double sxx = 0, sxy = 0;
+    for (size_t i = a; i < b; i++) {
+        double dx = (double)v[i].ns - mx;
+        sxx += dx * dx;
+        sxy += dx * ((double)v[i].bytes - my);
+    }
+    return sxx > 0 ? sxy / sxx * 1e9 : NAN;
+}
+
+void sb_stamps_slope(const sb_stamps *s, uint64_t from_ns, sb_slope *out)
+{
+    size_t a = 0;
+    while (a < s->n && s->v[a].ns < from_ns)
+        a++;
+    size_t m = s->n - a;
+    out->used = m;
+    out->rate = 0;
+    out->half_width = INFINITY;
+    if (m < 3)
+        return;
+    double r = slope_of(s->v, a, s->n);
+    if (isnan(r))
+        return;
+    out->rate = r;
+    size_t q = m / SB_SLOPE_SEGMENTS;
+    if (q < 3)
+        return;
+    /* Segment j holds q stamps, the first also the remainder. */
+    double seg[SB_SLOPE_SEGMENTS], mean = 0;
+    size_t i = a;
+    for (size_t j = 0; j < SB_SLOPE_SEGMENTS; j++) {
+        size_t len = j == 0 ? m - q * (SB_SLOPE_SEGMENTS - 1) : q;
+        seg[j] = slope_of(s->v, i, i + len);
+        if (isnan(seg[j]))
+            return;
+        mean += seg[j];
+        i += len;
+    }
+    mean /= SB_SLOPE_SEGMENTS;
+    double ss = 0;
+    for (size_t j = 0; j < SB_SLOPE_SEGMENTS; j++)
+        ss += (seg[j] - mean) * (seg[j] - mean);
+    double k = SB_SLOPE_SEGMENTS;
+    out->half_width = sb_t95(SB_SLOPE_SEGMENTS - 1) * sb_sd_upper_factor(SB_SLOPE_SEGMENTS - 1) *
+                      sqrt(ss / (k - 1)) / sqrt(k);
+}
+
+bool sb_stamps_stable(const sb_stamps *s, const sb_stable_rule *rule)
+{
+    if (s->n == 0 || s->v[s->n - 1].ns < rule->min_ns)
+        return false;
+    sb_slope e;
+    sb_stamps_slope(s, rule->warmup_ns, &e);
+    return e.used >= SB_SLOPE_SEGMENTS * SB_SLOPE_MIN_STAMPS && e.rate > 0 &&
+           e.half_width <= rule->rel_ci * e.rate;
+}
