@@ -6,10 +6,13 @@
 #                       build build/storbench (the program only, not the tests)
 #   make run            build, then `./build/storbench run` on this directory
 #                       (pass more with ARGS="...")
-#   make test           install test deps, then six runs, each run even when
+#   make test           install test deps, then seven runs, each run even when
 #                       an earlier one failed; fails when any of them failed:
 #                         build/       CC default, -Dwerror=true, every suite (--setup=full)
 #                         build-clang/ CC=clang, -Dwerror=true, suite unit
+#                         build-release/ CC default, buildtype release (-O3),
+#                                      -Dwerror=true, suite unit (warnings gcc
+#                                      gives only at -O3, not at build/'s -O2)
 #                         build-asan/  ASan + UBSan, suites unit and cli
 #                         build-fuzz/  clang libFuzzer + ASan + UBSan, suite fuzz
 #                                      (the job-file parser, 60 s)
@@ -47,6 +50,7 @@ DEB_ARCHS := $(if $(filter all,$(DEB_ARCH)),amd64 arm64 armhf,$(DEB_ARCH))
 WERROR_OPTS := -Dwerror=true
 # make test builds every suite: a missing test dependency is an error there.
 TEST_OPTS := $(WERROR_OPTS) -Dtests=enabled
+RELEASE_OPTS := -Dbuildtype=release $(TEST_OPTS)
 ASAN_OPTS := -Db_sanitize=address,undefined -Db_lundef=false -Dtests=enabled
 
 # Any sanitizer report fails the test: halt at the first report, exit non-zero
@@ -95,7 +99,7 @@ for arg in sys.argv[1:]:
 endef
 export OPTS_MATCH_PY
 
-.PHONY: build run test test-build test-clang test-asan test-fuzz test-arm64 test-armhf format clean \
+.PHONY: build run test test-build test-clang test-release test-asan test-fuzz test-arm64 test-armhf format clean \
 	deps-build deps-test
 
 deps-build:
@@ -116,17 +120,18 @@ run: build
 	./build/storbench run $(ARGS)
 
 # Each stage is its own make so a failure ends that stage only; the status of
-# all six decides the result.
+# all seven decides the result.
 test: deps-test
 	@failed=; \
 	$(MAKE) --no-print-directory test-build || failed="$$failed build"; \
 	$(MAKE) --no-print-directory test-clang || failed="$$failed build-clang"; \
+	$(MAKE) --no-print-directory test-release || failed="$$failed build-release"; \
 	$(MAKE) --no-print-directory test-asan || failed="$$failed build-asan"; \
 	$(MAKE) --no-print-directory test-fuzz || failed="$$failed build-fuzz"; \
 	$(MAKE) --no-print-directory test-arm64 || failed="$$failed build-arm64"; \
 	$(MAKE) --no-print-directory test-armhf || failed="$$failed build-armhf"; \
 	if [ -n "$$failed" ]; then echo "make test: FAILED in:$$failed"; exit 1; fi; \
-	echo "make test: all six runs passed"
+	echo "make test: all seven runs passed"
 
 test-build:
 	@echo "==== build: default compiler, -Dwerror=true, all suites (setup 'full')"
@@ -139,6 +144,12 @@ test-clang:
 	$(call configure,build-clang,$(CLANG),$(TEST_OPTS))
 	$(NINJA) -C build-clang
 	$(MESON) test -C build-clang --suite unit --print-errorlogs
+
+test-release:
+	@echo "==== build-release: default compiler, buildtype release, -Dwerror=true, suite unit"
+	$(call configure,build-release,,$(RELEASE_OPTS))
+	$(NINJA) -C build-release
+	$(MESON) test -C build-release --suite unit --print-errorlogs
 
 test-asan:
 	@echo "==== build-asan: $(ASAN_CC) with AddressSanitizer + UBSan, suites unit and cli"
@@ -195,4 +206,4 @@ deb:
 	scripts/build-deb $(DEB_ARCHS)
 
 clean:
-	rm -rf build build-clang build-asan build-fuzz build-arm64 build-armhf build-deb
+	rm -rf build build-clang build-release build-asan build-fuzz build-arm64 build-armhf build-deb

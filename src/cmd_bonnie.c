@@ -27,10 +27,11 @@ typedef struct bonnie_args {
     cli_save save;
 } bonnie_args;
 
-/* A whole number in [0, max]. */
+/* A whole number in [0, max]. On failure *out is 0. */
 static SB_MUST_CHECK sb_status parse_uint(const char *s, const char *what, unsigned long long max,
                                           unsigned long long *out, sb_error *err)
 {
+    *out = 0;
     if (!*s || strspn(s, "0123456789") != strlen(s) || strlen(s) > 18 ||
         strtoull(s, NULL, 10) > max)
         return sb_error_set(err, SB_E_INVALID, 0, "%s: '%s' is not a number from 0 to %llu", what,

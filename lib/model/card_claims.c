@@ -37,8 +37,9 @@ bool sb_card_claim_lookup(const char *name, sb_card_claim *out)
     size_t n = strlen(name);
     if (n == 0 || n >= sizeof up)
         return false;
-    for (size_t i = 0; i <= n; i++)
+    for (size_t i = 0; i < n; i++)
         up[i] = (char)toupper((unsigned char)name[i]);
+    up[n] = '\0';
     for (size_t i = 0; i < N_CLASSES; i++) {
         if (strcmp(classes[i].name, up) != 0)
             continue;
