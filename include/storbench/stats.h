@@ -7,8 +7,8 @@
  *              and fixed memory; merges by addition; yields percentiles.
  * sb_samples   throughput per interval (bytes over nanoseconds) and the
  *              stability rule that decides when a measurement may stop.
- * sb_stamps    time stamps of the bytes moved so far, ~1 ms apart, and the
- *              rate as the slope through them, with its own stop rule.
+ * sb_stamps    the bytes moved so far on a ~1 ms time grid, and the rate
+ *              as the slope through them, with its own stop rule.
  *
  * None of these allocate except sb_samples and sb_stamps, which grow arrays
  * they own (sb_stamps up to a fixed bound).
@@ -210,14 +210,23 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  * intercept (1.8% after 1 s, 0.6% after 3 s, the worst of 3 limit pairs
  * and 5 block sizes).
  *
- * The slope needs points close together in time, not at the ends of
- * samples of a fixed number of calls: those end at a phase of the
+ * The slope needs the bytes moved at evenly spaced times, not at the ends
+ * of samples of a fixed number of calls: those end at a phase of the
  * throttle's period that drifts when the calls per slice are not whole,
  * and the slope over them stays off (-1.8% at 7 MiB/s, 16 and 64 KiB, at
- * any length). So a measuring loop reads the clock every ~1 ms of calls
- * at the rate so far, and sb_stamps_add keeps a stamp only when it is at
- * least gap_ns after the one kept before: the stamps are ~1 ms apart in
- * time even where calls come in bursts of microseconds.
+ * any length). Nor may the times be whichever completions happen to come
+ * a gap after the last one kept: at 20 MiB/s a throttle grants 2 MiB
+ * every 100 ms, and eight 256 KiB reads complete within one or a few ms
+ * and then wait; the completion that clears the gap is mostly the first
+ * of a burst, but sometimes the fourth or the last, 0.6 or 1.7 MiB
+ * higher, and three such stamps among 21 pulled a point's slope 1.2%
+ * low while its segments agreed (bench/RESULTS.md §12). So a measuring
+ * loop reads the clock every ~1 ms of calls at the rate so far and offers
+ * (time, bytes) to sb_stamps_add, which keeps the bytes moved at every
+ * grid time, the first observation's time plus whole multiples of gap_ns:
+ * between two observations the count is the earlier one's, so a wait is a
+ * run of equal stamps and a burst a step between two of them, at the
+ * time it happened.
  *
  * Memory: at most SB_STAMPS_MAX stamps of 16 bytes (128 KiB). When the
  * array is full, every other stamp is dropped and the gap doubles: 8.2 s
@@ -240,9 +249,12 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  * segments differ, so a trend keeps the interval wide as the batches'
  * halves test does for samples. Coverage under the rule, measured on
  * simulated read points (tests/unit/test_stats.c, 400 each): independent
- * latencies 391, throttles at 4-24 MiB/s with whole and broken calls per
- * slice 397-400 (mean 1.5-7 s a point), a rate wandering for ~1 s 358-377
- * (most of those run to the 10 s maximum). Five segments: three stopped
+ * latencies 395, throttles at 4-24 MiB/s with whole and broken calls per
+ * slice 388-400 (mean 2.2-2.8 s a point), a rate wandering for ~1 s 374
+ * and 382 (most of those run to the 10 s maximum). A throttle whose steps
+ * are few per segment (4 MiB/s in 1 MiB calls: a step every 250 ms) makes
+ * the segments' slopes differ by the steps cut at their ends, and runs to
+ * the maximum (346 of 400 points). Five segments: three stopped
  * sooner on the test bed's recordings (2.58 s against 3.47 s a point,
  * bench/RESULTS.md §10) but held the truth less often in simulation (355
  * against 374 of 400 independent points, both without the bound).
@@ -251,15 +263,14 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  * segment has at least SB_SLOPE_MIN_STAMPS stamps after warmup_ns, and the
  * half-width is at most rel_ci times the slope.
  *
- * Not used by the sweep yet. Built into its direct read points, it was
- * right within 0.62% and held the limit 35 of 35 times at 24/12, 7/3 and
- * 40/4 MiB/s, in 3.4-4.4 s a point; but at 20 MiB/s, where every block
- * size fills a throttle slice exactly, 3 of 24 intervals missed the limit
- * (-1.6% +- 1.0%, +0.5% +- 0.46%, -0.56% +- 0.41%): the five segments
- * agreed closely while their whole was off, so what they share (most
- * likely the throttle's phase over the point) is not in the interval
- * (bench/RESULTS.md §11). It needs a term for that before a point may
- * stop on it.
+ * The sweep's direct read points stop on it (sweep.h). With stamps at
+ * whichever completions cleared the gap, 3 of 24 intervals missed the
+ * limit at 20 MiB/s in the slow test `coverage` (-1.6% +- 1.0%, +0.5% +-
+ * 0.46%, -0.56% +- 0.41%). On the grid, the same test held 24 of 24 read
+ * intervals there (within 0.23%, 1.5-3.0 s a point), and full default
+ * sweeps at 20/10, 24/12 and 7/3 MiB/s held 36 of 36 direct reads, within
+ * 0.82% (512 B at 20 MiB/s; 0.35% from 1k up), 2.3-2.9 s a point on
+ * average (bench/RESULTS.md §12).
  */
 #define SB_STAMPS_MAX 8192
 #define SB_STAMPS_GAP_NS 1000000ull
@@ -275,7 +286,9 @@ typedef struct sb_stamps {
     sb_stamp *v; /* owned */
     size_t n;
     size_t cap;
-    uint64_t gap_ns; /* the least time between two stamps kept */
+    uint64_t gap_ns;     /* the grid's step: between two stamps kept */
+    uint64_t next_ns;    /* the next grid time to write */
+    uint64_t last_bytes; /* the bytes of the latest observation */
 } sb_stamps;
 
 typedef struct sb_slope {
@@ -286,8 +299,9 @@ typedef struct sb_slope {
 
 void sb_stamps_init(sb_stamps *s);
 void sb_stamps_free(sb_stamps *s);
-/* Offers a stamp: kept when it is the first or at least gap_ns after the
- * last one kept; times and bytes must not go backwards. SB_E_NOMEM only
+/* An observation: bytes had completed by ns. The first is the grid's
+ * origin; each later one writes the stamps of the grid times before it
+ * (possibly none). Times and bytes must not go backwards. SB_E_NOMEM only
  * while the array first grows to its bound. */
 SB_MUST_CHECK sb_status sb_stamps_add(sb_stamps *s, uint64_t ns, uint64_t bytes, sb_error *err);
 /* The slope and its interval over the stamps at or after from_ns; rate 0

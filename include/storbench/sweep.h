@@ -16,21 +16,29 @@
  *    around the file. Each point records the path it took (io_path).
  *
  * Adaptive mode (default): each point takes samples of ~100 ms and stops by
- * the stability rule of stats.h (the estimate's 95% half-width from batch
+ * the stability rule of stats.h, at max time, or at the byte cap. A write
+ * point's rule is the samples' (the estimate's 95% half-width from batch
  * means within 2%, no trend between its halves, at least min time; the
  * warm-up excluded: the first sample and those beginning in the first
- * quarter of min time, at most 250 ms), at max time, or at the byte cap;
- * the file is overwritten in place, wrapping at its end. Before every point
- * (both modes) the sweep waits, untimed, until the device is idle (nothing
- * in flight, nothing completed for 10 ms), at most pause_ns, so that no
- * point inherits what the one before left running (a device's write-back or
- * queue) and none begins after an idle gap a throttle or a card rewards
- * with credit. With pause_fixed (an explicit `--pause`), the whole pause is
- * taken whatever the counters say: a card's controller can work on with
- * nothing in flight that the host sees. Fixed mode (fixed_bytes > 0, `--size`):
- * the seed's method exactly: each write point writes fixed_bytes into a
- * fresh (truncated) file and times it up to the final fdatasync; each read
- * point reads fixed_bytes from the start.
+ * quarter of min time, at most 250 ms). A direct read point also reads the
+ * clock every ~1 ms of its calls, keeps the bytes read on a 1 ms time grid,
+ * and its rate is the slope through them after the same warm-up, its 95%
+ * half-width from five segments' slopes (sb_stamps): a throttle's or a
+ * card's bursts bias bytes over time, not the slope. Writes and buffered
+ * reads keep the samples' rule: a write's calls go to the page cache and
+ * show the device only at each sample's fdatasync, and a buffered read's
+ * come from what readahead has cached, which a fast reader drains faster
+ * than the device fills it; the file is overwritten in place, wrapping at
+ * its end. Before every point (both modes) the sweep waits, untimed, until
+ * the device is idle (nothing in flight, nothing completed for 10 ms), at
+ * most pause_ns, so that no point inherits what the one before left running
+ * (a device's write-back or queue) and none begins after an idle gap a
+ * throttle or a card rewards with credit. With pause_fixed (an explicit
+ * `--pause`), the whole pause is taken whatever the counters say: a card's
+ * controller can work on with nothing in flight that the host sees. Fixed
+ * mode (fixed_bytes > 0, `--size`): the seed's method exactly: each write
+ * point writes fixed_bytes into a fresh (truncated) file and times it up to
+ * the final fdatasync; each read point reads fixed_bytes from the start.
  */
 #ifndef STORBENCH_SWEEP_H
 #define STORBENCH_SWEEP_H

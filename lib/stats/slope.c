@@ -1,12 +1,19 @@
 /*
- * slope.c: time stamps of the bytes moved, and the rate as the slope
- * through them (the method and its memory bound are in stats.h).
+ * slope.c: the bytes moved, sampled on a time grid, and the rate as the
+ * slope through them (the method and its memory bound are in stats.h).
  *
  * Details this file settles:
- * - A stamp is offered on every clock read; it is kept when it is the
- *   first or at least gap_ns after the last kept one. When the array is
- *   full, the stamps at odd positions go and the gap doubles, so the kept
- *   ones stay evenly spread over the whole span.
+ * - An observation (ns, bytes) says that bytes had completed by ns. The
+ *   bytes moved are a step function of time that changes only at
+ *   observations, so its value at any time between two observations is
+ *   the earlier one's bytes. sb_stamps_add writes that value at every
+ *   grid time (the first observation's time plus whole multiples of
+ *   gap_ns) that lies before the new observation: a wait of 100 ms leaves
+ *   100 stamps at the level of the burst before it, a burst of calls
+ *   within one gap leaves at most one.
+ * - When the array is full, the stamps at odd positions go and the gap
+ *   doubles: the kept ones are again on a grid (the first stamp plus
+ *   multiples of the new gap) over the whole span.
  * - The slope is the ordinary least-squares slope of bytes on time, in
  *   bytes per ns, computed about the means (two passes) so that nothing
  *   cancels at 10^10 ns and 10^10 bytes.
@@ -28,6 +35,8 @@ void sb_stamps_init(sb_stamps *s)
     s->n = 0;
     s->cap = 0;
     s->gap_ns = SB_STAMPS_GAP_NS;
+    s->next_ns = 0;
+    s->last_bytes = 0;
 }
 
 void sb_stamps_free(sb_stamps *s)
@@ -37,7 +46,8 @@ void sb_stamps_free(sb_stamps *s)
 }
 
 /* Keeps the stamps at even positions (the first, the third, ...) and
- * doubles the gap: the array is half full again and spans the same time. */
+ * doubles the gap: the array is half full again, spans the same time, and
+ * its next grid time is one new gap after the last stamp kept. */
 static void thin(sb_stamps *s)
 {
     size_t k = 0;
@@ -45,33 +55,50 @@ static void thin(sb_stamps *s)
         s->v[k++] = s->v[i];
     s->n = k;
     s->gap_ns *= 2;
+    s->next_ns = s->v[s->n - 1].ns + s->gap_ns;
+}
+
+/* Room for one more stamp: the array grows to its bound, then thins. */
+static SB_MUST_CHECK sb_status make_room(sb_stamps *s, sb_error *err)
+{
+    if (s->n < s->cap)
+        return SB_OK;
+    if (s->cap == SB_STAMPS_MAX) {
+        thin(s);
+        return SB_OK;
+    }
+    size_t cap = s->cap ? s->cap * 2 : STAMPS_INITIAL_CAP;
+    if (cap > SB_STAMPS_MAX)
+        cap = SB_STAMPS_MAX;
+    sb_stamp *v = realloc(s->v, cap * sizeof *v);
+    if (!v)
+        return sb_error_set(err, SB_E_NOMEM, 0, "cannot grow the time stamps to %zu", cap);
+    s->v = v;
+    s->cap = cap;
+    return SB_OK;
 }
 
 sb_status sb_stamps_add(sb_stamps *s, uint64_t ns, uint64_t bytes, sb_error *err)
 {
-    if (s->n > 0 && ns < s->v[s->n - 1].ns + s->gap_ns)
+    if (s->n == 0) {
+        SB_TRY(make_room(s, err));
+        s->v[0] = (sb_stamp){ ns, bytes };
+        s->n = 1;
+        s->next_ns = ns + s->gap_ns;
+        s->last_bytes = bytes;
         return SB_OK;
-    if (s->n == s->cap) {
-        if (s->cap == SB_STAMPS_MAX) {
-            thin(s);
-            /* The last kept stamp may now be the one before: the new one
-             * is kept only if it clears the doubled gap. */
-            if (ns < s->v[s->n - 1].ns + s->gap_ns)
-                return SB_OK;
-        } else {
-            size_t cap = s->cap ? s->cap * 2 : STAMPS_INITIAL_CAP;
-            if (cap > SB_STAMPS_MAX)
-                cap = SB_STAMPS_MAX;
-            sb_stamp *v = realloc(s->v, cap * sizeof *v);
-            if (!v)
-                return sb_error_set(err, SB_E_NOMEM, 0, "cannot grow the time stamps to %zu", cap);
-            s->v = v;
-            s->cap = cap;
-        }
     }
-    s->v[s->n].ns = ns;
-    s->v[s->n].bytes = bytes;
-    s->n++;
+    /* Every grid time before ns saw the bytes of the observation before
+     * this one. Thinning moves next_ns onto the coarser grid, which may
+     * put it at or past ns. */
+    while (s->next_ns < ns) {
+        SB_TRY(make_room(s, err));
+        if (s->next_ns >= ns)
+            break;
+        s->v[s->n++] = (sb_stamp){ s->next_ns, s->last_bytes };
+        s->next_ns += s->gap_ns;
+    }
+    s->last_bytes = bytes;
     return SB_OK;
 }
 

@@ -774,8 +774,9 @@ static void stamps_push(sb_stamps *s, uint64_t ns, uint64_t bytes)
     assert_int_equal(sb_stamps_add(s, ns, bytes, &err), SB_OK);
 }
 
-/* A stamp within the gap is dropped; a full array halves and the gap
- * doubles; a line's slope is exact, and a perfect line has no spread. */
+/* An observation within the gap writes no stamp; a full array halves and
+ * the gap doubles; a line's slope is exact, and a perfect line has no
+ * spread. */
 static void test_stamps_gap_thin_and_line(void **state)
 {
     (void)state;
@@ -803,21 +804,28 @@ static void test_stamps_gap_thin_and_line(void **state)
 }
 
 /* A burst is a step in the bytes moved: the slope puts it in the
- * intercept, where bytes over time from the first to the last stamp keeps
- * it. A throttle that grants 2 MB at the start of each 100 ms slice
+ * intercept, where bytes over time from the first to the last observation
+ * keeps it. A throttle that grants 2 MB at the start of each 100 ms slice
  * (20 MB/s, the burst taking 1 ms), and a window of 1 s that starts just
  * before a burst and ends just after one: bytes over time reads +9.9%, the
- * slope within 1%. */
+ * slope within 1%. A wait is a run of equal stamps on the 1 ms grid. */
 static void test_stamps_burst_in_intercept(void **state)
 {
     (void)state;
     sb_stamps s;
     sb_stamps_init(&s);
+    uint64_t last_ns = 0, last_bytes = 0;
     for (uint64_t slice = 0; slice <= 10; slice++)
-        for (uint64_t ms = 0; ms < (slice < 10 ? 100 : 2); ms++)
-            stamps_push(&s, slice * 100000000 + ms * 1000000, (slice + (ms > 0)) * 2000000);
-    double endpoint =
-        (double)(s.v[s.n - 1].bytes - s.v[0].bytes) * 1e9 / (double)(s.v[s.n - 1].ns - s.v[0].ns);
+        for (uint64_t ms = 0; ms < (slice < 10 ? 100 : 2); ms += ms ? 99 : 1) {
+            last_ns = slice * 100000000 + ms * 1000000;
+            last_bytes = (slice + (ms > 0)) * 2000000;
+            stamps_push(&s, last_ns, last_bytes);
+        }
+    double endpoint = (double)last_bytes * 1e9 / (double)last_ns;
+    assert_int_equal(s.n, 1001);
+    assert_int_equal(s.v[1].bytes, 2000000);
+    assert_int_equal(s.v[99].ns, 99000000);
+    assert_int_equal(s.v[99].bytes, 2000000);
     sb_slope e;
     sb_stamps_slope(&s, 0, &e);
     assert_true(endpoint > 20e6 * 1.09);
@@ -842,10 +850,11 @@ typedef struct sim {
      * AR(1) series (phi, sd) started in its stationary distribution. */
     double phi, sd, x, period_end;
     /* SIM_THROTTLE: blk-throttle's way: the whole allowance of a 100 ms
-     * slice is granted at its start, calls then take 30 us each (2%
-     * jitter) until the next would exceed it, and wait for the next slice.
-     * One slice of credit is there at the start (after idle). */
-    double granted, slice_end;
+     * slice is granted at its start, calls then take call_s each (30 us
+     * when 0) times 1 +- jitter (uniform; 2% when 0) until the next would
+     * exceed it, and wait for the next slice. One slice of credit is
+     * there at the start (after idle). */
+    double granted, slice_end, call_s, jitter;
 } sim;
 
 static void sim_call(sim *m, uint64_t *st)
@@ -876,7 +885,8 @@ static void sim_call(sim *m, uint64_t *st)
             m->granted += m->rate * 0.1;
             m->slice_end += 0.1;
         }
-        m->t += 30e-6 * (1 + 0.02 * (2 * unit_uniform(st) - 1));
+        m->t += (m->call_s > 0 ? m->call_s : 30e-6) *
+                (1 + (m->jitter > 0 ? m->jitter : 0.02) * (2 * unit_uniform(st) - 1));
         break;
     }
     m->moved += m->bs;
@@ -975,20 +985,28 @@ static void test_stamps_coverage(void **state)
           { .kind = SIM_WANDER, .bs = 16384, .rate = 20 * mib, .phi = 0.9, .sd = 0.10 },
           365 },
         /* Throttles whose slice holds a whole or a broken number of calls. */
-        { "throttle 20 MiB/s, 64k", { .kind = SIM_THROTTLE, .bs = 65536, .rate = 20 * mib }, 390 },
+        { "throttle 20 MiB/s, 64k", { .kind = SIM_THROTTLE, .bs = 65536, .rate = 20 * mib }, 383 },
         { "throttle 24 MiB/s, 256k",
           { .kind = SIM_THROTTLE, .bs = 262144, .rate = 24 * mib },
-          390 },
+          383 },
         { "throttle 7 MiB/s, 64k", { .kind = SIM_THROTTLE, .bs = 65536, .rate = 7 * mib }, 390 },
         { "throttle 7 MiB/s, 16k", { .kind = SIM_THROTTLE, .bs = 16384, .rate = 7 * mib }, 385 },
         { "throttle 4 MiB/s, 1m", { .kind = SIM_THROTTLE, .bs = 1048576, .rate = 4 * mib }, 390 },
+        /* The test bed's loop device at 20 MiB/s: eight 256 KiB reads a
+         * slice, each taking 0.1-0.9 ms, so a burst lasts 1-7 ms and the
+         * completions at 1 ms steps fall at drifting places in it. */
+        { "throttle 20 MiB/s, 256k, calls of 0.1-0.9 ms",
+          { .kind = SIM_THROTTLE, .bs = 262144, .rate = 20 * mib, .call_s = 0.5e-3, .jitter = 0.8 },
+          390 },
     };
+    size_t short_of = 0;
     for (size_t i = 0; i < ARRAY_LEN(cases); i++) {
         slope_cover c = slope_coverage(&cases[i].m, 400, 31 + i);
         print_message("%s: %zu of 400 inside, %zu stopped, mean %.2f s, worst %.2f%%\n",
                       cases[i].what, c.inside, c.stopped, c.mean_secs, c.worst * 100);
-        assert_true(c.inside >= cases[i].min_inside);
+        short_of += c.inside < cases[i].min_inside;
     }
+    assert_int_equal(short_of, 0);
 }
 
 int main(void)
