@@ -237,40 +237,41 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  * SB_SLOPE_SEGMENTS consecutive segments of equal count, and the slope of
  * each is taken; the half-width is Student's t (segments - 1 degrees of
  * freedom) times the standard error of their mean, with the segments'
- * standard deviation taken at its 90% upper bound (sb_sd_upper_factor,
- * x1.94 for 4 degrees of freedom), for the reason the batches' is: the
- * rule stops as soon as the interval is narrow, which is when a spread of
- * a few values is small by chance (without the bound, 374 of 400 simulated
- * independent points held the truth; with it, 391). For bytes that arrive
- * as independent increments (a random walk), the mean of the segments'
- * slopes has the variance of the whole slope; for a bounded lead (bursts
- * and waits) each segment's slope is worse than the whole one's, and the
- * interval is wider than it need be. A device whose rate drifts makes the
- * segments differ, so a trend keeps the interval wide as the batches'
- * halves test does for samples. Coverage under the rule, measured on
- * simulated read points (tests/unit/test_stats.c, 400 each): independent
- * latencies 395, throttles at 4-24 MiB/s with whole and broken calls per
- * slice 388-400 (mean 2.2-2.8 s a point), a rate wandering for ~1 s 374
- * and 382 (most of those run to the 10 s maximum). A throttle whose steps
- * are few per segment (4 MiB/s in 1 MiB calls: a step every 250 ms) makes
- * the segments' slopes differ by the steps cut at their ends, and runs to
- * the maximum (346 of 400 points). Five segments: three stopped
- * sooner on the test bed's recordings (2.58 s against 3.47 s a point,
- * bench/RESULTS.md §10) but held the truth less often in simulation (355
- * against 374 of 400 independent points, both without the bound).
+ * standard deviation taken at its 90% upper bound (sb_sd_upper_factor, x1.94
+ * for 4 degrees of freedom), for the reason the batches' is: the rule stops
+ * as soon as the interval is narrow, which is when a spread of a few values
+ * is small by chance (without the bound, 374 of 400 simulated independent
+ * points held the truth; with it, 391; both with stamps at completions,
+ * bench/RESULTS.md §11; 395 on the grid). For bytes that arrive as
+ * independent increments (a random walk), the mean of the segments' slopes
+ * has the variance of the whole slope; for a bounded lead (bursts and waits)
+ * each segment's slope is worse than the whole one's, and the interval is
+ * wider than it need be. A device whose rate drifts makes the segments
+ * differ, so a trend keeps the interval wide as the batches' halves test
+ * does for samples. Coverage under the rule, measured on simulated read
+ * points (tests/unit/test_stats.c, 400 each): independent latencies 395,
+ * throttles at 7-24 MiB/s with whole and broken calls per slice 388-400
+ * (mean 2.2-2.8 s a point), a rate wandering for ~1 s 374 and 382 (most of
+ * those run to the 10 s maximum). A throttle whose steps are few per segment
+ * (4 MiB/s in 1 MiB calls: a step every 250 ms) makes the segments' slopes
+ * differ by the steps cut at their ends: it holds 400 of 400, but 346 of
+ * them run to the maximum. Five segments: three stopped sooner on the test
+ * bed's recordings (2.58 s against 3.47 s a point, bench/RESULTS.md §10) but
+ * held the truth less often in simulation (355 against 374 of 400
+ * independent points, both without the bound).
  *
  * Rule (sb_stamps_stable): stop when at least min_ns has passed, every
  * segment has at least SB_SLOPE_MIN_STAMPS stamps after warmup_ns, and the
  * half-width is at most rel_ci times the slope.
  *
  * The sweep's direct read points stop on it (sweep.h). With stamps at
- * whichever completions cleared the gap, 3 of 24 intervals missed the
- * limit at 20 MiB/s in the slow test `coverage` (-1.6% +- 1.0%, +0.5% +-
- * 0.46%, -0.56% +- 0.41%). On the grid, the same test held 24 of 24 read
- * intervals there (within 0.23%, 1.5-3.0 s a point), and full default
+ * whichever completions cleared the gap, 3 of 24 intervals missed the limit
+ * at 20 MiB/s in the slow test `coverage` (-1.6% +- 1.0%, +0.5% +- 0.46%,
+ * -0.56% +- 0.41%). On the grid, eight sweeps of that test's setup held 24
+ * of 24 read intervals (within 0.23%, 1.5-3.0 s a point), and full default
  * sweeps at 20/10, 24/12 and 7/3 MiB/s held 36 of 36 direct reads, within
- * 0.82% (512 B at 20 MiB/s; 0.35% from 1k up), 2.3-2.9 s a point on
- * average (bench/RESULTS.md §12).
+ * 0.82% (512 B at 20 MiB/s; 0.35% from 1k up), 2.3-2.9 s a point on average
+ * (bench/RESULTS.md §12).
  */
 #define SB_STAMPS_MAX 8192
 #define SB_STAMPS_GAP_NS 1000000ull

@@ -239,7 +239,7 @@ typedef struct point {
     uint64_t pos;
     uint64_t t0;
     sb_samples samples;
-    sb_stamps stamps; /* adaptive direct reads: the bytes moved so far, ~1 ms apart */
+    sb_stamps stamps; /* adaptive direct reads: the bytes moved so far, on a 1 ms grid */
     uint64_t bytes;   /* everything moved in the point */
     bool have_dev;    /* --size writes: the device's counters, from dev_base */
     uint64_t dev_base;

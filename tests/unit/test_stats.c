@@ -953,16 +953,17 @@ static slope_cover slope_coverage(const sim *proto, size_t n, uint64_t seed)
 }
 
 /*
- * Coverage of the slope's interval under the rule, which stops as soon as
- * it is narrow: 400 simulated read points of each kind, and how often the
- * true rate lies inside the printed half-width. The generator is seeded,
- * so the counts are exact; the minimum asked of each is a few points below
- * what it gives. With 5 segments and no upper bound on their spread,
- * independent points held the truth 374 times, and 3 segments without the
- * bound (the candidate replayed in bench/RESULTS.md §10) 355 times: the
- * rule stops exactly when the spread of a few segments is small by chance.
- * A rate that wanders for about a second is the hard case, as for the
- * samples' batches: ~90%, most such points running to the 10 s maximum.
+ * Coverage of the slope's interval under the rule, which stops as soon as it
+ * is narrow: 400 simulated read points of each kind, and how often the true
+ * rate lies inside the printed half-width. The generator is seeded, so the
+ * counts are exact; the minimum asked of each is a few points below what it
+ * gives. With 5 segments and no upper bound on their spread (and stamps at
+ * completions, bench/RESULTS.md §11, before the grid), independent points
+ * held the truth 374 times, and 3 segments without the bound (the candidate
+ * replayed in bench/RESULTS.md §10) 355 times: the rule stops exactly when
+ * the spread of a few segments is small by chance. A rate that wanders for
+ * about a second is the hard case, as for the samples' batches: ~90%, most
+ * such points running to the 10 s maximum.
  */
 static void test_stamps_coverage(void **state)
 {
