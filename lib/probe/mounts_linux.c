@@ -4,6 +4,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/utsname.h>
+#include <unistd.h>
 
 #include "probe/probe.h"
 
@@ -277,16 +279,32 @@ bool sb_probe_io_stat_decode(const char *text, sb_io_counters *c)
     return true;
 }
 
+int sb_probe_io_counters_open(const char *root, unsigned maj, unsigned min)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/sys/dev/block/%u:%u/stat", root ? root : "", maj, min);
+    return open(path, O_RDONLY | O_CLOEXEC);
+}
+
+bool sb_probe_io_counters_read(int fd, sb_io_counters *c)
+{
+    /* The file is one line of at most 17 counters of 20 digits. */
+    char text[512];
+    ssize_t n = pread(fd, text, sizeof text - 1, 0);
+    if (n <= 0)
+        return false;
+    text[n] = '\0';
+    return sb_probe_io_stat_decode(text, c);
+}
+
 bool sb_probe_io_counters(const char *root, unsigned maj, unsigned min, sb_io_counters *c)
 {
-    char path[4096], text[512];
-    snprintf(path, sizeof path, "%s/sys/dev/block/%u:%u/stat", root ? root : "", maj, min);
-    FILE *f = fopen(path, "re");
-    if (!f)
+    int fd = sb_probe_io_counters_open(root, maj, min);
+    if (fd < 0)
         return false;
-    bool ok = fgets(text, sizeof text, f) != NULL;
-    fclose(f);
-    return ok && sb_probe_io_stat_decode(text, c);
+    bool ok = sb_probe_io_counters_read(fd, c);
+    close(fd);
+    return ok;
 }
 
 /* True when the comma-separated list has the option opt. */

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -504,6 +505,48 @@ static void test_io_stat(void **state)
     assert_false(sb_probe_io_stat_decode("", &c));
 }
 
+/* The stat file kept open: the Pi's root partition's counters through the
+ * descriptor, none for a device without one, and each read takes the text
+ * from offset 0 again (sysfs writes it afresh; here a plain file rewritten
+ * in place), text that is not a stat file reading false. */
+static void put_text(int fd, const char *text)
+{
+    assert_int_equal(ftruncate(fd, 0), 0);
+    assert_int_equal(pwrite(fd, text, strlen(text), 0), (ssize_t)strlen(text));
+}
+
+static void test_io_counters_open(void **state)
+{
+    (void)state;
+    sb_io_counters c;
+    assert_int_equal(sb_probe_io_counters_open(PI, 179, 9), -1);
+    assert_false(sb_probe_io_counters(PI, 179, 9, &c));
+    int fd = sb_probe_io_counters_open(PI, 179, 2);
+    assert_true(fd >= 0);
+    assert_true(sb_probe_io_counters_read(fd, &c));
+    assert_int_equal(c.read_bytes, 403486ull * 512);
+    assert_int_equal(c.write_bytes, 61890ull * 512);
+    close(fd);
+    assert_true(sb_probe_io_counters(PI, 179, 2, &c));
+    assert_int_equal(c.read_bytes, 403486ull * 512);
+
+    char path[] = "/tmp/storbench-stat-XXXXXX";
+    fd = mkstemp(path);
+    assert_true(fd >= 0);
+    assert_int_equal(unlink(path), 0);
+    put_text(fd, "1 0 8 0 1 0 16 0 0 0 0\n");
+    assert_true(sb_probe_io_counters_read(fd, &c));
+    assert_int_equal(c.read_bytes, 8 * 512);
+    put_text(fd, "9 0 123456789 0 1 0 16 0 2 0 0\n");
+    assert_true(sb_probe_io_counters_read(fd, &c));
+    assert_int_equal(c.read_bytes, 123456789ull * 512);
+    assert_int_equal(c.in_flight, 2);
+    put_text(fd, "not a stat file\n");
+    assert_false(sb_probe_io_counters_read(fd, &c));
+    assert_int_equal(c.read_bytes, 123456789ull * 512);
+    close(fd);
+}
+
 static void test_signature(void **state)
 {
     (void)state;
@@ -617,25 +660,16 @@ static void test_signature(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_signature),
-        cmocka_unit_test(test_io_stat),
-        cmocka_unit_test(test_mount_of_devno),
-        cmocka_unit_test(test_mount_of_path),
-        cmocka_unit_test(test_device_in_use),
-        cmocka_unit_test(test_logical_block_size),
-        cmocka_unit_test(test_host_basic),
-        cmocka_unit_test(test_cid_decode),
-        cmocka_unit_test(test_cid_kvs),
-        cmocka_unit_test(test_csd_decode),
-        cmocka_unit_test(test_throttled),
-        cmocka_unit_test(test_alignment),
-        cmocka_unit_test(test_scheduler),
-        cmocka_unit_test(test_bus_names),
-        cmocka_unit_test(test_block_pi),
-        cmocka_unit_test(test_block_disk),
-        cmocka_unit_test(test_block_missing_files),
-        cmocka_unit_test(test_host_missing_files),
-        cmocka_unit_test(test_snapshot_errors),
+        cmocka_unit_test(test_signature),          cmocka_unit_test(test_io_stat),
+        cmocka_unit_test(test_io_counters_open),   cmocka_unit_test(test_mount_of_devno),
+        cmocka_unit_test(test_mount_of_path),      cmocka_unit_test(test_device_in_use),
+        cmocka_unit_test(test_logical_block_size), cmocka_unit_test(test_host_basic),
+        cmocka_unit_test(test_cid_decode),         cmocka_unit_test(test_cid_kvs),
+        cmocka_unit_test(test_csd_decode),         cmocka_unit_test(test_throttled),
+        cmocka_unit_test(test_alignment),          cmocka_unit_test(test_scheduler),
+        cmocka_unit_test(test_bus_names),          cmocka_unit_test(test_block_pi),
+        cmocka_unit_test(test_block_disk),         cmocka_unit_test(test_block_missing_files),
+        cmocka_unit_test(test_host_missing_files), cmocka_unit_test(test_snapshot_errors),
         cmocka_unit_test(test_fs_type_statfs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
