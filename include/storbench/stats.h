@@ -264,7 +264,8 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  * segment has at least SB_SLOPE_MIN_STAMPS stamps after warmup_ns, and the
  * half-width is at most rel_ci times the slope.
  *
- * The sweep's direct read points stop on it (sweep.h). With stamps at
+ * The sweep's read points stop on it (sweep.h): a direct read's stamps
+ * count the bytes its calls returned, a buffered read's the device's. With stamps at
  * whichever completions cleared the gap, 3 of 24 intervals missed the limit
  * at 20 MiB/s in the slow test `coverage` (-1.6% +- 1.0%, +0.5% +- 0.46%,
  * -0.56% +- 0.41%). On the grid, eight sweeps of that test's setup held 24
@@ -311,6 +312,9 @@ void sb_stamps_slope(const sb_stamps *s, uint64_t from_ns, sb_slope *out);
 /* True when the rule above says the measurement may stop (rule->skip is
  * not used: the warm-up is warmup_ns). */
 bool sb_stamps_stable(const sb_stamps *s, const sb_stable_rule *rule);
+/* The same rule for a slope already taken from warmup_ns on, over stamps
+ * whose last is at last_ns: for a caller that chooses between two. */
+bool sb_slope_stable(const sb_slope *e, uint64_t last_ns, const sb_stable_rule *rule);
 
 /* sqrt(df / chi2(0.10, df)): the 90% upper confidence bound of a standard
  * deviation estimated with df degrees of freedom, as a factor of the

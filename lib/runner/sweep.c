@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
 #include "common/rng.h"
 #include "engine/engine.h"
@@ -35,6 +37,9 @@
  * may have caught a burst, and sizing the next by it would make it last
  * many times sample_ns. */
 #define MAX_GROWTH 4
+/* A buffered reader that kept this share of a core busy since its point
+ * began never waited for the device (read_slope). */
+#define CPU_BOUND_PCT 99.0
 #define LAYOUT_BS (1u << 20)
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
 #define BUF_ALIGN 4096u
@@ -227,6 +232,14 @@ static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t p
     s->c->progress(&p, s->c->progress_ctx);
 }
 
+/* What a point's stamps (the bytes moved on a 1 ms grid, stats.h) count,
+ * and so whether its rate is their slope or the samples' estimate. */
+typedef enum stamps_from {
+    STAMPS_NONE,   /* writes: the samples' rule */
+    STAMPS_CALLS,  /* direct reads: the bytes our calls completed */
+    STAMPS_DEVICE, /* buffered reads: the bytes the device read (its counters) */
+} stamps_from;
+
 /* The state of one point while it runs. */
 typedef struct point {
     sb_testfile *tf;
@@ -238,11 +251,15 @@ typedef struct point {
     uint64_t limit; /* wrap here: file bytes rounded down to bs */
     uint64_t pos;
     uint64_t t0;
+    sb_cpu_ns thread0; /* the calling thread's CPU time at t0 */
     sb_samples samples;
-    sb_stamps stamps; /* adaptive direct reads: the bytes moved so far, on a 1 ms grid */
-    uint64_t bytes;   /* everything moved in the point */
-    bool have_dev;    /* --size writes: the device's counters, from dev_base */
-    uint64_t dev_base;
+    stamps_from from;
+    sb_stamps stamps;  /* adaptive reads: the bytes moved so far, on a 1 ms grid */
+    sb_stamps own;     /* STAMPS_DEVICE: the bytes the calls returned, on the same grid */
+    uint64_t bytes;    /* everything moved in the point */
+    bool have_dev;     /* --size writes: the device's counters, from dev_base */
+    uint64_t dev_base; /* also STAMPS_DEVICE's: the read counter when the point began */
+    int dev_fd;        /* STAMPS_DEVICE: the device's stat file, kept open */
     stop_reason why;
 } point;
 
@@ -362,12 +379,61 @@ static SB_MUST_CHECK sb_status run_calls(const sweep *s, point *p, uint64_t call
     return SB_OK;
 }
 
+/* Offers the bytes moved by now to the point's stamps: those its calls
+ * completed, and for STAMPS_DEVICE those the device read since the point
+ * began (every reader of the device counts there: the sweep wants it
+ * quiet anyway). A counter that cannot be read this once, or went back
+ * (the device was replaced), offers the device's stamps nothing. */
+static SB_MUST_CHECK sb_status stamp(point *p, sb_error *err)
+{
+    uint64_t ns = sb_clock_ns() - p->t0;
+    if (p->from != STAMPS_DEVICE)
+        return sb_stamps_add(&p->stamps, ns, p->bytes, err);
+    SB_TRY(sb_stamps_add(&p->own, ns, p->bytes, err));
+    sb_io_counters ioc;
+    if (!sb_probe_io_counters_read(p->dev_fd, &ioc) || ioc.read_bytes < p->dev_base)
+        return SB_OK;
+    return sb_stamps_add(&p->stamps, ns, ioc.read_bytes - p->dev_base, err);
+}
+
+/* The slope a read point stands on, and whether the rule lets it stop. A
+ * direct read has one: the bytes its calls completed. A buffered read has
+ * two. The device's bytes cannot run ahead of the device, but they rise in
+ * steps of a readahead window (2.5 MiB on the test bed's loop device: 77
+ * steps in 10 s at 11 MiB/s), too coarse for the slope of a slow reader to
+ * settle. The bytes its calls returned rise smoothly, but run ahead of the
+ * device while the reader drains what readahead cached, and a line through
+ * them can look steady and be wrong (128 B reads at 7 MiB/s: 7.265 +-
+ * 0.144 in 6.8 s, taken while the device's interval was wide enough to
+ * hold it). A reader that kept a core busy (CPU_BOUND_PCT) never waited
+ * for the device, so its calls' bytes are its rate: their slope is taken
+ * then, if it is the narrower and the device's interval holds it; in every
+ * other case the device's. */
+static bool read_slope(const sweep *s, const point *p, sb_slope *out)
+{
+    const sb_stamps *st = &p->stamps;
+    sb_stamps_slope(st, s->rule.warmup_ns, out);
+    if (p->from == STAMPS_DEVICE) {
+        sb_cpu_ns now;
+        sb_clock_cpu_thread(&now);
+        sb_slope own;
+        sb_stamps_slope(&p->own, s->rule.warmup_ns, &own);
+        if (sb_clock_cpu_pct(&p->thread0, &now, sb_clock_ns() - p->t0) >= CPU_BOUND_PCT &&
+            own.half_width < out->half_width && fabs(own.rate - out->rate) <= out->half_width) {
+            *out = own;
+            st = &p->own;
+        }
+    }
+    return st->n > 0 && sb_slope_stable(out, st->v[st->n - 1].ns, &s->rule);
+}
+
 /* Adaptive mode: samples until stable, max time or the byte cap. A write
  * sample ends when fdatasync has made its data durable. */
 static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 {
     const sb_sweep_config *c = s->c;
-    const bool stamped = !p->is_write && !p->buffered_read;
+    const bool stamped = p->from != STAMPS_NONE;
+    sb_slope slope;
     uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, c->sample_ns, c->sample_ns, p->bs);
     for (;;) {
         uint64_t left = c->max_bytes > p->bytes ? (c->max_bytes - p->bytes) / p->bs : 0;
@@ -376,15 +442,11 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
         if (calls > left)
             calls = left;
         uint64_t ts = sb_clock_ns();
-        /* A direct read's sample goes in slices of ~1 ms of calls, each
-         * followed by a clock read for its rate's slope (stats.h,
-         * sb_stamps). The other points keep the samples' rule, and a
-         * sample is one slice: a write's calls go to the page cache and
-         * show the device only at the sample's fdatasync; a buffered
-         * read's are served from what readahead has cached, which a
-         * reader faster than the device drains at its own speed for a
-         * while (a point of 32 B reads at 24 MiB/s read a steady 26.1 for
-         * its first second, and its slope stopped there, +8.6%).
+        /* A read's sample goes in slices of ~1 ms of calls, each
+         * followed by a stamp for its rate's slope (stats.h, sb_stamps;
+         * read_slope). A write's sample is one slice: its calls go to the
+         * page cache and show the device only at the sample's fdatasync,
+         * so it keeps the samples' rule.
          * Under a gate that may end the point (another host finished it:
          * stonewalling), the gate is asked after every eighth of the
          * sample; the sample then ends early, its part flushed. A read
@@ -403,7 +465,7 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             SB_TRY(run_calls(s, p, n, err));
             done += n;
             if (stamped)
-                SB_TRY(sb_stamps_add(&p->stamps, sb_clock_ns() - p->t0, p->bytes, err));
+                SB_TRY(stamp(p, err));
             if (done == ask_at && done < calls) {
                 walled = sb_gate_stop_now(c->gate);
                 ask_at += eighth;
@@ -424,8 +486,7 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
         if (walled)
             p->why = STOP_STONEWALL;
-        else if (stamped ? sb_stamps_stable(&p->stamps, &s->rule)
-                         : sb_samples_stable(&p->samples, &s->rule))
+        else if (stamped ? read_slope(s, p, &slope) : sb_samples_stable(&p->samples, &s->rule))
             p->why = STOP_STABLE;
         else if (sb_gate_stop_now(c->gate))
             p->why = STOP_STONEWALL;
@@ -519,11 +580,13 @@ static SB_MUST_CHECK sb_status record(const sweep *s, sb_test *test, const point
     sb_estimate est;
     sb_samples_estimate(&p->samples, &s->rule, &est);
     double rate = est.rate, spread = est.half_width;
-    sb_slope slope;
-    sb_stamps_slope(&p->stamps, s->rule.warmup_ns, &slope);
-    if (isfinite(slope.half_width)) {
-        /* An adaptive direct read: the slope through its stamps, which a
-         * throttle's or a controller's bursts do not bias (stats.h). */
+    sb_slope slope = { 0, INFINITY, 0 };
+    if (p->from != STAMPS_NONE)
+        (void)read_slope(s, p, &slope);
+    if (p->from != STAMPS_NONE && isfinite(slope.half_width)) {
+        /* An adaptive read: the slope through its stamps, which a
+         * throttle's or a controller's bursts and readahead's lead do not
+         * bias (stats.h). */
         rate = slope.rate;
         spread = slope.half_width;
     }
@@ -592,9 +655,10 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
     sb_test *test;
     SB_TRY(sb_result_add_test(tres, "sweep", name, &test, err));
 
-    point p = { .tf = tf, .is_write = is_write, .bs = bs, .why = STOP_ERROR };
+    point p = { .tf = tf, .is_write = is_write, .bs = bs, .dev_fd = -1, .why = STOP_ERROR };
     sb_samples_init(&p.samples);
     sb_stamps_init(&p.stamps);
+    sb_stamps_init(&p.own);
     const char *io_path = "buffered, fdatasync";
     /* The point's own error: its test keeps the message whether or not
      * the caller wants it. */
@@ -607,6 +671,17 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
     p.fd = sb_testfile_fd(tf);
     if (!is_write)
         st = prepare_read(s, &p, &io_path, &perr);
+    if (st == SB_OK && !is_write && !s->c->fixed_bytes) {
+        sb_io_counters ioc;
+        p.from = STAMPS_CALLS;
+        if (p.buffered_read) {
+            uint64_t devno = sb_target_devno(s->target);
+            p.dev_fd = sb_probe_io_counters_open(NULL, major(devno), minor(devno));
+            bool have = p.dev_fd >= 0 && sb_probe_io_counters_read(p.dev_fd, &ioc);
+            p.from = have ? STAMPS_DEVICE : STAMPS_NONE;
+            p.dev_base = have ? ioc.read_bytes : 0;
+        }
+    }
     p.io =
         (sb_io_file){ .eng = s->eng, .fd = p.fd, .path = sb_testfile_path(tf), .stop = s->c->stop };
     if (st == SB_OK && is_write && s->c->fixed_bytes) {
@@ -627,6 +702,7 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
 
     sb_cpu_ns cpu0, cpu1;
     sb_clock_cpu(&cpu0);
+    sb_clock_cpu_thread(&p.thread0);
     p.t0 = sb_clock_ns();
     if (st == SB_OK)
         st = s->c->fixed_bytes ? run_fixed(s, &p, &perr) : run_adaptive(s, &p, &perr);
@@ -651,6 +727,9 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
                   : sb_result_mark_unmeasured(test, perr.msg, &rec_err);
     sb_samples_free(&p.samples);
     sb_stamps_free(&p.stamps);
+    sb_stamps_free(&p.own);
+    if (p.dev_fd >= 0)
+        close(p.dev_fd);
     if (st != SB_OK)
         return sb_error_copy(err, &perr);
     if (rst != SB_OK)

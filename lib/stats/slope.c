@@ -160,12 +160,17 @@ void sb_stamps_slope(const sb_stamps *s, uint64_t from_ns, sb_slope *out)
                       sqrt(ss / (k - 1)) / sqrt(k);
 }
 
+bool sb_slope_stable(const sb_slope *e, uint64_t last_ns, const sb_stable_rule *rule)
+{
+    return last_ns >= rule->min_ns && e->used >= SB_SLOPE_SEGMENTS * SB_SLOPE_MIN_STAMPS &&
+           e->rate > 0 && e->half_width <= rule->rel_ci * e->rate;
+}
+
 bool sb_stamps_stable(const sb_stamps *s, const sb_stable_rule *rule)
 {
     if (s->n == 0 || s->v[s->n - 1].ns < rule->min_ns)
         return false;
     sb_slope e;
     sb_stamps_slope(s, rule->warmup_ns, &e);
-    return e.used >= SB_SLOPE_SEGMENTS * SB_SLOPE_MIN_STAMPS && e.rate > 0 &&
-           e.half_width <= rule->rel_ci * e.rate;
+    return sb_slope_stable(&e, s->v[s->n - 1].ns, rule);
 }
