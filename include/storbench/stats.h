@@ -265,7 +265,8 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  * half-width is at most rel_ci times the slope.
  *
  * The sweep's read points stop on it (sweep.h): a direct read's stamps
- * count the bytes its calls returned, a buffered read's the device's. With stamps at
+ * count the bytes its calls returned; a buffered read keeps those and the
+ * device's, and stands on one of the two (sweep.c, read_slope). With stamps at
  * whichever completions cleared the gap, 3 of 24 intervals missed the limit
  * at 20 MiB/s in the slow test `coverage` (-1.6% +- 1.0%, +0.5% +- 0.46%,
  * -0.56% +- 0.41%). On the grid, eight sweeps of that test's setup held 24

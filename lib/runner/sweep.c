@@ -251,7 +251,9 @@ typedef struct point {
     uint64_t limit; /* wrap here: file bytes rounded down to bs */
     uint64_t pos;
     uint64_t t0;
-    sb_cpu_ns thread0; /* the calling thread's CPU time at t0 */
+    sb_cpu_ns thread0;    /* the calling thread's CPU time at t0 */
+    sb_cpu_ns thread_end; /* and at the end of the last sample, */
+    uint64_t end_ns;      /* which is this long after t0 */
     sb_samples samples;
     stamps_from from;
     sb_stamps stamps;  /* adaptive reads: the bytes moved so far, on a 1 ms grid */
@@ -408,17 +410,17 @@ static SB_MUST_CHECK sb_status stamp(point *p, sb_error *err)
  * hold it). A reader that kept a core busy (CPU_BOUND_PCT) never waited
  * for the device, so its calls' bytes are its rate: their slope is taken
  * then, if it is the narrower and the device's interval holds it; in every
- * other case the device's. */
+ * other case the device's. The choice depends only on what the point holds
+ * at the end of its last sample, so that record() reports the slope the
+ * rule last looked at. */
 static bool read_slope(const sweep *s, const point *p, sb_slope *out)
 {
     const sb_stamps *st = &p->stamps;
     sb_stamps_slope(st, s->rule.warmup_ns, out);
     if (p->from == STAMPS_DEVICE) {
-        sb_cpu_ns now;
-        sb_clock_cpu_thread(&now);
         sb_slope own;
         sb_stamps_slope(&p->own, s->rule.warmup_ns, &own);
-        if (sb_clock_cpu_pct(&p->thread0, &now, sb_clock_ns() - p->t0) >= CPU_BOUND_PCT &&
+        if (sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) >= CPU_BOUND_PCT &&
             own.half_width < out->half_width && fabs(own.rate - out->rate) <= out->half_width) {
             *out = own;
             st = &p->own;
@@ -474,6 +476,8 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
         if (p->is_write)
             SB_TRY(sb_engine_flush(&p->io, SB_FLUSH_DATA, (int64_t)p->pos, err));
         uint64_t te = sb_clock_ns();
+        sb_clock_cpu_thread(&p->thread_end);
+        p->end_ns = te - p->t0;
         SB_TRY(sb_samples_add(&p->samples, done * p->bs, te - ts, err));
         /* The point's rate so far, not the last sample's: a throttle or a
          * card's cache hands out bursts and waits in turn (1.7 GB/s and
