@@ -29,11 +29,10 @@
  * read (its stat file), since a fast reader drains what readahead cached
  * faster than the device fills it, and stands on the calls' slope when the
  * reader kept a core busy and that slope is the narrower and inside the
- * device's interval, else on the device's.
- * Writes keep the samples' rule (so do buffered reads on a device without
- * counters): a write's calls go to the page cache and show the device only
- * at each sample's fdatasync; the file is overwritten in place, wrapping at
- * its end. Before every point (both modes) the sweep waits, untimed, until
+ * device's interval, else on the device's. Writes keep the samples' rule
+ * (so do buffered reads on a device without counters): a write's calls go
+ * to the page cache and show the device only at each sample's fdatasync;
+ * the file is overwritten in place, wrapping at its end. Before every point (both modes) the sweep waits, untimed, until
  * the device is idle (nothing in flight, nothing completed for 10 ms), at
  * most pause_ns, so that no point inherits what the one before left running
  * (a device's write-back or queue) and none begins after an idle gap a

@@ -840,8 +840,8 @@ static void test_stamps_burst_in_intercept(void **state)
  * or, in the first five bursts, only after the fourth and the eighth.
  * Stamps kept at observations (the rule before the grid, bench/RESULTS.md
  * §12) keep different reads of those bursts, and the two slopes differ by
- * 0.74%; on the grid by 0.06% (each grid time inside those bursts counts
- * the reads observed by then: 8 of 160 reads, 4 ms each). */
+ * 0.74%. On the grid the two differ only in the stamps at the few grid
+ * times inside those five bursts, and the slopes by 0.06%. */
 static double burst_point(int sparse_bursts)
 {
     sb_stamps s;
