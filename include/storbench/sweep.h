@@ -32,11 +32,12 @@
  * device's interval, else on the device's. Writes keep the samples' rule
  * (so do buffered reads on a device without counters): a write's calls go
  * to the page cache and show the device only at each sample's fdatasync;
- * the file is overwritten in place, wrapping at its end. Before every point (both modes) the sweep waits, untimed, until
- * the device is idle (nothing in flight, nothing completed for 10 ms), at
- * most pause_ns, so that no point inherits what the one before left running
- * (a device's write-back or queue) and none begins after an idle gap a
- * throttle or a card rewards with credit. With pause_fixed (an explicit
+ * the file is overwritten in place, wrapping at its end. Before every
+ * point (both modes) the sweep waits, untimed, until the device is idle
+ * (nothing in flight, nothing completed for 10 ms), at most pause_ns, so
+ * that no point inherits what the one before left running (a device's
+ * write-back or queue) and none begins after an idle gap a throttle or a
+ * card rewards with credit. With pause_fixed (an explicit
  * `--pause`), the whole pause is taken whatever the counters say: a card's
  * controller can work on with nothing in flight that the host sees. Fixed
  * mode (fixed_bytes > 0, `--size`): the seed's method exactly: each write
