@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "common/rng.h"
@@ -417,11 +416,11 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
 {
     const sb_stamps *st = &p->stamps;
     sb_stamps_slope(st, s->rule.warmup_ns, out);
-    if (p->from == STAMPS_DEVICE) {
+    if (p->from == STAMPS_DEVICE &&
+        sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) >= CPU_BOUND_PCT) {
         sb_slope own;
         sb_stamps_slope(&p->own, s->rule.warmup_ns, &own);
-        if (sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) >= CPU_BOUND_PCT &&
-            own.half_width < out->half_width && fabs(own.rate - out->rate) <= out->half_width) {
+        if (own.half_width < out->half_width && fabs(own.rate - out->rate) <= out->half_width) {
             *out = own;
             st = &p->own;
         }
@@ -679,8 +678,7 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
         sb_io_counters ioc;
         p.from = STAMPS_CALLS;
         if (p.buffered_read) {
-            uint64_t devno = sb_target_devno(s->target);
-            p.dev_fd = sb_probe_io_counters_open(NULL, major(devno), minor(devno));
+            p.dev_fd = sb_target_io_counters_open(s->target);
             bool have = p.dev_fd >= 0 && sb_probe_io_counters_read(p.dev_fd, &ioc);
             p.from = have ? STAMPS_DEVICE : STAMPS_NONE;
             p.dev_base = have ? ioc.read_bytes : 0;

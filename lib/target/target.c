@@ -255,6 +255,11 @@ bool sb_target_io_counters(const sb_target *t, sb_io_counters *c)
     return sb_probe_io_counters(NULL, major(t->dev), minor(t->dev), c);
 }
 
+int sb_target_io_counters_open(const sb_target *t)
+{
+    return sb_probe_io_counters_open(NULL, major(t->dev), minor(t->dev));
+}
+
 const char *sb_target_fs_type(const sb_target *t)
 {
     return t->kind == SB_TARGET_DEVICE ? "" : t->fs_type;

@@ -101,6 +101,10 @@ uint64_t sb_target_space_bytes(const sb_target *t);
  * (tmpfs, btrfs's anonymous device, a chroot without sysfs). */
 uint64_t sb_target_devno(const sb_target *t);
 bool sb_target_io_counters(const sb_target *t, sb_io_counters *c);
+/* The same counters' file kept open, for reading every millisecond with
+ * sb_probe_io_counters_read: a descriptor the caller closes, or -1 when
+ * there is none. */
+int sb_target_io_counters_open(const sb_target *t);
 /* Adds what is known about the target (device, source, size, block size)
  * to kvs. */
 SB_MUST_CHECK sb_status sb_target_describe(const sb_target *t, sb_kvs *kvs, sb_error *err);
