@@ -16,7 +16,9 @@
  *    around the file. Each point records the path it took (io_path).
  *
  * Adaptive mode (default): each point takes samples of ~100 ms and stops by
- * the stability rule of stats.h, at max time, or at the byte cap. A write
+ * the stability rule of stats.h, when CPU-bound (its thread kept
+ * SB_CPU_BOUND_PCT of a core busy: its rate is the machine's, not the
+ * device's) once past min time, at max time, or at the byte cap. A write
  * point's rule is the samples' (the estimate's 95% half-width from batch
  * means within 2%, no trend between its halves, at least min time; the
  * warm-up excluded: the first sample and those beginning in the first
