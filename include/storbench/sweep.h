@@ -16,11 +16,12 @@
  *    around the file. Each point records the path it took (io_path).
  *
  * Adaptive mode (default): each point takes samples of ~100 ms and stops by
- * the stability rule of stats.h, when CPU-bound (its thread kept
- * SB_CPU_BOUND_PCT of a core busy: its rate is the machine's, not the
- * device's) once past min time, at max time, or at the byte cap. A write
- * point's rule is the samples' (the estimate's 95% half-width from batch
- * means within 2%, no trend between its halves, at least min time; the
+ * the stability rule of stats.h, when CPU-bound (its thread kept 99% of a
+ * core busy, so its rate is the machine's, not the device's: past min time
+ * with four times the spread asked for, or at three times min time), at max
+ * time, or at the byte cap.
+ * A write point's rule is the samples' (the estimate's 95% half-width from
+ * batch means within 2%, no trend between its halves, at least min time; the
  * warm-up excluded: the first sample and those beginning in the first
  * quarter of min time, at most 250 ms). A read point also reads the clock
  * every ~1 ms of its calls, keeps the bytes read on a 1 ms time grid, and

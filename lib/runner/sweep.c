@@ -36,9 +36,15 @@
  * may have caught a burst, and sizing the next by it would make it last
  * many times sample_ns. */
 #define MAX_GROWTH 4
-/* A buffered reader that kept this share of a core busy since its point
- * began never waited for the device (read_slope). */
+/* A thread that kept this share of a core busy since its point began never
+ * waited for the device: its own calls set the pace (read_slope,
+ * cpu_paced). */
 #define NEVER_WAITED_PCT 99.0
+/* A point paced by its calls stops with a half-width within this many times
+ * the spread asked for (8% by default), its rate moving by more than that
+ * between runs anyway, or at this many times min time (cpu_paced). */
+#define CPU_SPREAD_FACTOR 4.0
+#define CPU_MIN_TIMES 3
 #define LAYOUT_BS (1u << 20)
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
 #define BUF_ALIGN 4096u
@@ -431,30 +437,43 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
 
 /*
  * Whether a point is paced by its own system calls rather than by the
- * device: its thread kept SB_CPU_BOUND_PCT of a core busy (the share the
- * bottleneck rule calls CPU-bound) from its start to the end of its last
- * sample. Its rate is then the machine's, and it moves with whatever else
- * the machine does: in 26 sweeps of one day on the test bed, 8 B reads at
- * 95-100% CPU read 4.6 to 6.7 MiB/s and 8 B writes 1.9 to 3.3, points
- * mostly run to 10 s, whose intervals (+- 0.04 to 1.4) seldom held each
- * other's values. More time does not pin such a rate down, and it says
- * nothing of the device but that it is at least this fast. So the point
- * stops once past min time with an interval to print (SB_STABLE_MIN_BATCHES
- * batches, or a read's slope), and its stop reason says why.
+ * device: its thread kept NEVER_WAITED_PCT of a core busy from its start to
+ * the end of its last sample, so it never waited for the device. Its rate
+ * is then the machine's, and it moves with whatever else the machine does:
+ * in 26 sweeps of one day on the test bed, 8 B reads at 95-100% CPU read
+ * 4.6 to 6.7 MiB/s and 8 B writes 1.9 to 3.3, points mostly run to 10 s,
+ * whose intervals (+- 0.04 to 1.4) seldom held each other's values. More
+ * time does not pin such a rate down, and it says nothing of the device
+ * but that it is at least this fast. So the point stops once past min time
+ * with an interval within CPU_SPREAD_FACTOR times the spread asked for, or
+ * at CPU_MIN_TIMES min times (3 s) whatever its interval (16 B writes on
+ * tmpfs, CPU-bound: +- 8-14% after 8 s), and its stop reason says why.
+ * The share is not the bottleneck rule's 90%: a reader of 32 B at 20 MiB/s
+ * ran at 92-97% and read the device's limit, and stopped on that share
+ * after 1.3 s it read 20.88 +- 14.46 (ttr-20261205T130033Z, bench/RESULTS.md
+ * §14).
  */
 static bool cpu_paced(const sweep *s, const point *p)
 {
     if (p->end_ns < s->c->min_ns ||
-        sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) < SB_CPU_BOUND_PCT)
+        sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) < NEVER_WAITED_PCT)
         return false;
+    double rate, half;
     if (p->from != STAMPS_NONE) {
         sb_slope slope;
         (void)read_slope(s, p, &slope);
-        return isfinite(slope.half_width);
+        rate = slope.rate;
+        half = slope.half_width;
+    } else {
+        sb_estimate est;
+        sb_samples_estimate(&p->samples, &s->rule, &est);
+        if (est.batches < SB_STABLE_MIN_BATCHES)
+            return false;
+        rate = est.rate;
+        half = est.half_width;
     }
-    sb_estimate est;
-    sb_samples_estimate(&p->samples, &s->rule, &est);
-    return est.batches >= SB_STABLE_MIN_BATCHES;
+    return rate > 0 && (half <= CPU_SPREAD_FACTOR * s->rule.rel_ci * rate ||
+                        p->end_ns >= CPU_MIN_TIMES * s->c->min_ns);
 }
 
 /* Adaptive mode: samples until stable, CPU-bound, max time or the byte
