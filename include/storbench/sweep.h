@@ -17,30 +17,28 @@
  *
  * Adaptive mode (default): each point takes samples of ~100 ms and stops by
  * the stability rule of stats.h, when CPU-bound (its thread kept 99% of a
- * core busy, so its rate is the machine's, not the device's: past min time
- * with four times the spread asked for, or at three times min time), at max
- * time, or at the byte cap.
- * A write point's rule is the samples' (the estimate's 95% half-width from
- * batch means within 2%, no trend between its halves, at least min time; the
- * warm-up excluded: the first sample and those beginning in the first
- * quarter of min time, at most 250 ms). A read point also reads the clock
- * every ~1 ms of its calls, keeps the bytes read on a 1 ms time grid, and
- * its rate is the slope through them after the same warm-up, its 95%
- * half-width from five segments' slopes (sb_stamps): a throttle's or a
- * card's bursts bias bytes over time, not the slope. A direct read counts
- * the bytes its calls returned; a buffered read also the bytes the device
- * read (its stat file), since a fast reader drains what readahead cached
- * faster than the device fills it, and stands on the calls' slope when the
- * reader kept a core busy and that slope is the narrower and inside the
- * device's interval, else on the device's. Writes keep the samples' rule
- * (so do buffered reads on a device without counters): a write's calls go
- * to the page cache and show the device only at each sample's fdatasync;
- * the file is overwritten in place, wrapping at its end. Before every
- * point (both modes) the sweep waits, untimed, until the device is idle
- * (nothing in flight, nothing completed for 10 ms), at most pause_ns, so
- * that no point inherits what the one before left running (a device's
- * write-back or queue) and none begins after an idle gap a throttle or a
- * card rewards with credit. With pause_fixed (an explicit
+ * core busy, so its rate is the machine's, not the device's: at three times
+ * min time), at max time, or at the byte cap. A write point's rule is the
+ * samples' (the estimate's 95% half-width from batch means within 2%, no
+ * trend between its halves, at least min time; the warm-up excluded: the
+ * first sample and those beginning in the first quarter of min time, at most
+ * 250 ms). A read point also reads the clock every ~1 ms of its calls, keeps
+ * the bytes read on a 1 ms time grid, and its rate is the slope through them
+ * after the same warm-up, its 95% half-width from five segments' slopes
+ * (sb_stamps): a throttle's or a card's bursts bias bytes over time, not the
+ * slope. A direct read counts the bytes its calls returned; a buffered read
+ * also the bytes the device read (its stat file), since a fast reader drains
+ * what readahead cached faster than the device fills it, and stands on the
+ * calls' slope when the reader kept a core busy and that slope is the
+ * narrower and inside the device's interval, else on the device's. Writes
+ * keep the samples' rule (so do buffered reads on a device without
+ * counters): a write's calls go to the page cache and show the device only
+ * at each sample's fdatasync; the file is overwritten in place, wrapping at
+ * its end. Before every point (both modes) the sweep waits, untimed, until
+ * the device is idle (nothing in flight, nothing completed for 10 ms), at
+ * most pause_ns, so that no point inherits what the one before left running
+ * (a device's write-back or queue) and none begins after an idle gap a
+ * throttle or a card rewards with credit. With pause_fixed (an explicit
  * `--pause`), the whole pause is taken whatever the counters say: a card's
  * controller can work on with nothing in flight that the host sees. Fixed
  * mode (fixed_bytes > 0, `--size`): the seed's method exactly: each write

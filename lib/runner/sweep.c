@@ -40,10 +40,7 @@
  * waited for the device: its own calls set the pace (read_slope,
  * cpu_paced). */
 #define NEVER_WAITED_PCT 99.0
-/* A point paced by its calls stops with a half-width within this many times
- * the spread asked for (8% by default), its rate moving by more than that
- * between runs anyway, or at this many times min time (cpu_paced). */
-#define CPU_SPREAD_FACTOR 4.0
+/* A point paced by its calls stops at this many times min time (cpu_paced). */
 #define CPU_MIN_TIMES 3
 #define LAYOUT_BS (1u << 20)
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
@@ -444,36 +441,30 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
  * 4.6 to 6.7 MiB/s and 8 B writes 1.9 to 3.3, points mostly run to 10 s,
  * whose intervals (+- 0.04 to 1.4) seldom held each other's values. More
  * time does not pin such a rate down, and it says nothing of the device
- * but that it is at least this fast. So the point stops once past min time
- * with an interval within CPU_SPREAD_FACTOR times the spread asked for, or
- * at CPU_MIN_TIMES min times (3 s) whatever its interval (16 B writes on
- * tmpfs, CPU-bound: +- 8-14% after 8 s), and its stop reason says why.
- * The share is not the bottleneck rule's 90%: a reader of 32 B at 20 MiB/s
- * ran at 92-97% and read the device's limit, and stopped on that share
- * after 1.3 s it read 20.88 +- 14.46 (ttr-20261205T130033Z, bench/RESULTS.md
- * §14).
+ * but that it is at least this fast. So the point stops at CPU_MIN_TIMES
+ * min times (3 s), with whatever interval it has, and its stop reason says
+ * why. Not sooner: a device hands a lead to a caller that is only a little
+ * faster than it (a throttle's credit, readahead's window, a write cache),
+ * which it takes without waiting until the lead is spent. Stopped on its
+ * CPU share after 1.4 s, 32 B writes at a 12 MiB/s limit read 13.03 +-
+ * 0.88; by 3 s such a caller has waited for the device and its share is
+ * below NEVER_WAITED_PCT. Nor at the bottleneck rule's 90%: a reader of
+ * 32 B at 20 MiB/s ran at 92-97% and read the device's limit, and stopped
+ * on that share after 1.3 s it read 20.88 +- 14.46 (bench/RESULTS.md §14).
  */
 static bool cpu_paced(const sweep *s, const point *p)
 {
-    if (p->end_ns < s->c->min_ns ||
+    if (p->end_ns < CPU_MIN_TIMES * s->c->min_ns ||
         sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) < NEVER_WAITED_PCT)
         return false;
-    double rate, half;
     if (p->from != STAMPS_NONE) {
         sb_slope slope;
         (void)read_slope(s, p, &slope);
-        rate = slope.rate;
-        half = slope.half_width;
-    } else {
-        sb_estimate est;
-        sb_samples_estimate(&p->samples, &s->rule, &est);
-        if (est.batches < SB_STABLE_MIN_BATCHES)
-            return false;
-        rate = est.rate;
-        half = est.half_width;
+        return slope.rate > 0 && isfinite(slope.half_width);
     }
-    return rate > 0 && (half <= CPU_SPREAD_FACTOR * s->rule.rel_ci * rate ||
-                        p->end_ns >= CPU_MIN_TIMES * s->c->min_ns);
+    sb_estimate est;
+    sb_samples_estimate(&p->samples, &s->rule, &est);
+    return est.batches >= SB_STABLE_MIN_BATCHES && est.rate > 0;
 }
 
 /* Adaptive mode: samples until stable, CPU-bound, max time or the byte

@@ -1,18 +1,17 @@
 #!/usr/bin/env bash
 #
-# cpu_bound.sh: a sweep point paced by its own system calls stops once past
-# --min-time with the stop reason cpu-bound, its interval within four times
-# --spread or at three times --min-time, instead of running to --max-time. 8 B writes and reads on
-# tmpfs (and of 16 B) keep a core busy (a memory copy per call, nothing to
-# wait for); they stop after about 1 s, mostly as cpu-bound (the stability
-# rule, which wants 2%, sometimes comes first). Checked: a cpu-bound stop
-# comes after the minimum time (0.3 s), at 97% CPU or more over the point,
-# with a half-width within 8% unless at 3 times the minimum time (0.9 s);
-# a point that kept a core busy (99%) and still ran to --max-time (8 s)
-# fails, and so do four such points none of which stopped as cpu-bound
-# (without the rule they stop as stable after ~7 s). When fewer than three
-# points kept a core busy (another process took the CPU), the test skips
-# and says so. About 5 s.
+# cpu_bound.sh: a sweep point paced by its own system calls stops at three
+# times --min-time with the stop reason cpu-bound, instead of running on to
+# --max-time. Writes and reads of 8 and 16 B on tmpfs keep a core busy (a
+# memory copy per call, nothing to wait for). Checked: a cpu-bound stop
+# comes at 3 x --min-time (0.9 s) or later, well before --max-time (8 s),
+# at 97% CPU or more over the point, with a rate and an interval; a point
+# that kept a core busy (99%) and still ran to --max-time fails, and so do
+# three or more such points none of which stopped as cpu-bound (the
+# stability rule, 2% and halves that agree, can stop one first; without
+# the CPU rule they stop as stable after ~7 s or run to the maximum). When
+# fewer than three points kept a core busy (another process took the CPU),
+# the test skips and says so. About 5 s.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 sb_require_bin
@@ -44,13 +43,14 @@ for r in rows:
     busy += cpu >= 99
     if stop == "cpu-bound":
         cpu_stops += 1
-        if secs < 0.3:
-            bad.append(f"{name} stopped cpu-bound at {secs:.2f} s, before --min-time 0.3s")
+        if secs < 0.9:
+            bad.append(f"{name} stopped cpu-bound at {secs:.2f} s, before 3 x --min-time 0.3s")
+        if secs > 4:
+            bad.append(f"{name} stopped cpu-bound only at {secs:.2f} s")
         if cpu < 97:
             bad.append(f"{name} stopped cpu-bound at {cpu:.1f}% CPU over the point")
-        if not (rate > 0 and (half <= 0.081 * rate or secs >= 0.9)):
-            bad.append(f"{name} stopped cpu-bound with {rate} +- {half} at {secs:.2f} s, "
-                       "not within 8% before 3 times --min-time")
+        if not (rate > 0 and half >= 0):
+            bad.append(f"{name} stopped cpu-bound without a rate and interval ({rate} +- {half})")
     elif stop == "max-time" and cpu >= 99:
         bad.append(f"{name} kept {cpu:.1f}% of a core busy and still ran to --max-time")
     else:
@@ -66,5 +66,5 @@ if cpu_stops == 0:
     print("SKIP: the machine is busy: only " + str(busy) + " points kept a core (" +
           ", ".join(other) + "), so the CPU-bound stop could not be seen")
     sys.exit(77)
-print(f"PASS: {cpu_stops} of 4 points stopped cpu-bound after their minimum time")
+print(f"PASS: {cpu_stops} of 4 points stopped cpu-bound at 3 x --min-time")
 PY
