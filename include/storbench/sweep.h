@@ -16,9 +16,9 @@
  *    around the file. Each point records the path it took (io_path).
  *
  * Adaptive mode (default): each point takes samples of ~100 ms and stops by
- * the stability rule of stats.h, when CPU-bound (its thread kept 99% of a
- * core busy, so its rate is the machine's, not the device's: at three times
- * min time), at max time, or at the byte cap. A write point's rule is the
+ * the stability rule of stats.h, a read when CPU-bound (its thread kept 99%
+ * of a core busy, so its rate is the machine's, not the device's: at three
+ * times min time), at max time, or at the byte cap. A write point's rule is the
  * samples' (the estimate's 95% half-width from batch means within 2%, no
  * trend between its halves, at least min time; the warm-up excluded: the
  * first sample and those beginning in the first quarter of min time, at most

@@ -40,7 +40,7 @@
  * waited for the device: its own calls set the pace (read_slope,
  * cpu_paced). */
 #define NEVER_WAITED_PCT 99.0
-/* A point paced by its calls stops at this many times min time (cpu_paced). */
+/* A read paced by its calls stops at this many times min time (cpu_paced). */
 #define CPU_MIN_TIMES 3
 #define LAYOUT_BS (1u << 20)
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
@@ -433,28 +433,32 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
 }
 
 /*
- * Whether a point is paced by its own system calls rather than by the
+ * Whether a read point is paced by its own system calls rather than by the
  * device: its thread kept NEVER_WAITED_PCT of a core busy from its start to
  * the end of its last sample, so it never waited for the device. Its rate
  * is then the machine's, and it moves with whatever else the machine does:
  * in 26 sweeps of one day on the test bed, 8 B reads at 95-100% CPU read
- * 4.6 to 6.7 MiB/s and 8 B writes 1.9 to 3.3, points mostly run to 10 s,
- * whose intervals (+- 0.04 to 1.4) seldom held each other's values. More
- * time does not pin such a rate down, and it says nothing of the device
- * but that it is at least this fast. So the point stops at CPU_MIN_TIMES
- * min times (3 s), with whatever interval it has, and its stop reason says
- * why. Not sooner: a device hands a lead to a caller that is only a little
- * faster than it (a throttle's credit, readahead's window, a write cache),
- * which it takes without waiting until the lead is spent. Stopped on its
- * CPU share after 1.4 s, 32 B writes at a 12 MiB/s limit read 13.03 +-
- * 0.88; by 3 s such a caller has waited for the device and its share is
- * below NEVER_WAITED_PCT. Nor at the bottleneck rule's 90%: a reader of
- * 32 B at 20 MiB/s ran at 92-97% and read the device's limit, and stopped
- * on that share after 1.3 s it read 20.88 +- 14.46 (bench/RESULTS.md §14).
+ * 4.6 to 6.7 MiB/s, 17 of them run to 10 s, whose intervals (+- 0.08 to
+ * 1.4) seldom held each other's values. More time does not pin such a rate
+ * down, and it says nothing of the device but that it is at least this
+ * fast. So the point stops at CPU_MIN_TIMES min times (3 s), with whatever
+ * interval it has, and its stop reason says why. Not sooner: a device
+ * hands a lead to a reader only a little faster than it (a throttle's
+ * credit, readahead's window), which it drains without waiting until the
+ * lead is spent (32 B reads at 24 MiB/s read 26.1 MiB/s for a whole
+ * second); by 3 s such a reader has waited and is below NEVER_WAITED_PCT.
+ * Nor at the bottleneck rule's 90%: a reader of 32 B at 20 MiB/s ran at
+ * 92-97% and read the device's limit, and stopped on that share after
+ * 1.3 s it read 20.88 +- 14.46. Writes run on by the samples' rule: 32 B
+ * writes at a 12 MiB/s limit kept 99% of a core for 1.4 and 3.1 s and read
+ * 13.03 +- 0.88 and 12.51 +- 1.39, above the limit, where 10 s read 10.0
+ * and 10.4 (bench/RESULTS.md §14); a write's data reach the device in the
+ * background, and what the device has not taken yet does not make the
+ * writer wait.
  */
 static bool cpu_paced(const sweep *s, const point *p)
 {
-    if (p->end_ns < CPU_MIN_TIMES * s->c->min_ns ||
+    if (p->is_write || p->end_ns < CPU_MIN_TIMES * s->c->min_ns ||
         sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) < NEVER_WAITED_PCT)
         return false;
     if (p->from != STAMPS_NONE) {
@@ -467,8 +471,8 @@ static bool cpu_paced(const sweep *s, const point *p)
     return est.batches >= SB_STABLE_MIN_BATCHES && est.rate > 0;
 }
 
-/* Adaptive mode: samples until stable, CPU-bound, max time or the byte
- * cap. A write sample ends when fdatasync has made its data durable. */
+/* Adaptive mode: samples until stable, CPU-bound (reads), max time or the
+ * byte cap. A write sample ends when fdatasync has made its data durable. */
 static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 {
     const sb_sweep_config *c = s->c;

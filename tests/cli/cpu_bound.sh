@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 #
-# cpu_bound.sh: a sweep point paced by its own system calls stops at three
-# times --min-time with the stop reason cpu-bound, instead of running on to
-# --max-time. Writes and reads of 8 and 16 B on tmpfs keep a core busy (a
-# memory copy per call, nothing to wait for). Checked: a cpu-bound stop
-# comes at 3 x --min-time (0.9 s) or later, well before --max-time (8 s),
-# at 97% CPU or more over the point, with a rate and an interval; a point
-# that kept a core busy (99%) and still ran to --max-time fails, and so do
-# three or more such points none of which stopped as cpu-bound (the
-# stability rule, 2% and halves that agree, can stop one first; without
-# the CPU rule they stop as stable after ~7 s or run to the maximum). When
-# fewer than three points kept a core busy (another process took the CPU),
-# the test skips and says so. About 5 s.
+# cpu_bound.sh: a sweep read point paced by its own system calls stops at
+# three times --min-time with the stop reason cpu-bound, instead of running
+# on to --max-time; a write point never stops so. Reads of 8, 16 and 32 B on
+# tmpfs keep a core busy (a memory copy per call, nothing to wait for).
+# Checked: a cpu-bound stop comes at 3 x --min-time (0.9 s) or later and
+# long before --max-time (8 s), at 97% CPU or more over the point, with a
+# rate and an interval; a read that kept a core busy (99%) and still ran to
+# --max-time fails, and so do three such reads none of which stopped as
+# cpu-bound (the stability rule, 2% and halves that agree, can stop one
+# first; without the CPU rule they stop as stable after ~7 s or run to the
+# maximum). A write of 8 B, also CPU-bound there, must not stop as
+# cpu-bound (it runs to its --max-time of 2 s or stops stable). When fewer
+# than three reads kept a core busy (another process took the CPU), the
+# test skips and says so. About 6 s.
 set -u
 . "$(dirname -- "${BASH_SOURCE[0]}")/common.sh"
 sb_require_bin
@@ -22,24 +24,35 @@ sb_tmpdir T
 D=$(mktemp -d /dev/shm/sbcli-cpu.XXXXXX) || sb_fail "mktemp -d in /dev/shm failed"
 sb_at_exit "rm -rf -- '$D'"
 
-sb_run "$T/out" sweep -q -f csv --bs 8,16 --min-time 0.3s --max-time 8s --file-size 4m "$D"
-sb_show "$T/out.stdout" "csv"
-sb_show "$T/out.stderr" "stderr"
-[[ $SB_RC -eq 0 ]] || sb_fail "sweep exited $SB_RC"
+sb_run "$T/read" sweep -q -f csv --only read --bs 8,16,32 --min-time 0.3s --max-time 8s \
+    --file-size 4m "$D"
+sb_show "$T/read.stdout" "reads, csv"
+sb_show "$T/read.stderr" "reads, stderr"
+[[ $SB_RC -eq 0 ]] || sb_fail "sweep --only read exited $SB_RC"
+sb_run "$T/write" sweep -q -f csv --only write --bs 8 --min-time 0.3s --max-time 2s \
+    --file-size 4m "$D"
+sb_show "$T/write.stdout" "write, csv"
+sb_show "$T/write.stderr" "write, stderr"
+[[ $SB_RC -eq 0 ]] || sb_fail "sweep --only write exited $SB_RC"
 sb_no_test_files "$D"
 
-python3 - "$T/out.stdout" <<'PY'
+python3 - "$T/read.stdout" "$T/write.stdout" <<'PY'
 import csv, sys
-rows = list(csv.DictReader(open(sys.argv[1])))
-if len(rows) != 4:
-    print(f"FAIL: expected 4 points (write and read, 8 and 16 B), got {len(rows)}")
+reads = list(csv.DictReader(open(sys.argv[1])))
+writes = list(csv.DictReader(open(sys.argv[2])))
+if len(reads) != 3 or len(writes) != 1:
+    print(f"FAIL: expected 3 read points and 1 write point, got {len(reads)} and {len(writes)}")
     sys.exit(1)
 bad, cpu_stops, busy, other = [], 0, 0, []
-for r in rows:
+for r in reads + writes:
     name = f"{r['direction']} {r['bs_bytes']}"
     stop, cpu, secs = r["stop"], float(r["cpu_pct"]), float(r["seconds"])
     rate, half = float(r["mib_per_s"]), float(r["ci95_mib_per_s"] or "nan")
     print(f"{name}: stop {stop}, {cpu:.1f}% CPU, {secs:.2f} s, {rate} +- {half} MiB/s")
+    if r["direction"] == "write":
+        if stop == "cpu-bound":
+            bad.append(f"{name} stopped as cpu-bound: writes run on by the samples' rule")
+        continue
     busy += cpu >= 99
     if stop == "cpu-bound":
         cpu_stops += 1
@@ -59,12 +72,12 @@ if bad:
     print("FAIL: " + "; ".join(bad))
     sys.exit(1)
 if cpu_stops == 0 and busy >= 3:
-    print(f"FAIL: {busy} points kept a core busy and none stopped as cpu-bound (" +
+    print(f"FAIL: {busy} reads kept a core busy and none stopped as cpu-bound (" +
           ", ".join(other) + ")")
     sys.exit(1)
 if cpu_stops == 0:
-    print("SKIP: the machine is busy: only " + str(busy) + " points kept a core (" +
+    print("SKIP: the machine is busy: only " + str(busy) + " reads kept a core (" +
           ", ".join(other) + "), so the CPU-bound stop could not be seen")
     sys.exit(77)
-print(f"PASS: {cpu_stops} of 4 points stopped cpu-bound at 3 x --min-time")
+print(f"PASS: {cpu_stops} of 3 reads stopped cpu-bound at 3 x --min-time; the write did not")
 PY
