@@ -438,7 +438,7 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
  * the end of its last sample, so it never waited for the device. Its rate
  * is then the machine's, and it moves with whatever else the machine does:
  * in 26 sweeps of one day on the test bed, 8 B reads at 95-100% CPU read
- * 4.6 to 6.7 MiB/s, 17 of them run to 10 s, whose intervals (+- 0.08 to
+ * 4.6 to 6.7 MiB/s, 18 of them run to 10 s, whose intervals (+- 0.08 to
  * 1.4) seldom held each other's values. More time does not pin such a rate
  * down, and it says nothing of the device but that it is at least this
  * fast. So the point stops at CPU_MIN_TIMES min times (3 s), with whatever
