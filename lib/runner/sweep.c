@@ -191,17 +191,16 @@ static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t p
         .rate = rate,
         .cached = cached,
     };
-    /* Points still to come take as long as those done so far, on average.
-     * An adaptive point takes anything from min to max time (a noisy one
-     * runs to max, a steady or CPU-bound one stops near min), so the average
-     * starts from the middle of that range, weighted as PRIOR_POINTS
-     * points, instead of from the first point alone (the first ETA was
-     * 0:53 for a sweep of 4:18). Replayed on a default sweep of the
-     * throttled test bed (36 points, 306 s), from a quarter of the sweep
-     * on this was within 25% (+1.5 s) of the time really left up to the
-     * last 6 points, where three quick large-block reads (2 s) follow
-     * points of 10 s that no average foresees (the plain average missed
-     * from the last 7 on). */
+    /* Points still to come take as long as those done so far, on average. An
+     * adaptive point takes anything from min to max time (a noisy one or a
+     * CPU-bound write runs to max, a steady one stops near min), so the
+     * average starts from the middle of that range, weighted as PRIOR_POINTS
+     * points, instead of from the first point alone (the first ETA was 0:53
+     * for a sweep of 4:18). Replayed on a default sweep of the throttled
+     * test bed (36 points, 306 s), from a quarter of the sweep on this was
+     * within 25% (+1.5 s) of the time really left up to the last 6 points,
+     * where three quick large-block reads (2 s) follow points of 10 s that
+     * no average foresees (the plain average missed from the last 7 on). */
     enum { PRIOR_POINTS = 9 };
     uint64_t prior = (s->c->min_ns + s->c->max_ns) / 2 + (s->c->pause_fixed ? s->c->pause_ns : 0);
     uint64_t per_point =

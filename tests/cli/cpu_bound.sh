@@ -4,13 +4,13 @@
 # three times --min-time with the stop reason cpu-bound, instead of running
 # on to --max-time; a write point never stops so. Reads of 8, 16 and 32 B on
 # tmpfs keep a core busy (a memory copy per call, nothing to wait for).
-# Checked: a cpu-bound stop comes at 3 x --min-time (0.9 s) or later and
-# long before --max-time (8 s), at 97% CPU or more over the point, with a
-# rate and an interval; a read that kept a core busy (99%) and still ran to
-# --max-time fails, and so do three such reads none of which stopped as
-# cpu-bound (the stability rule, 2% and halves that agree, can stop one
-# first; without the CPU rule they stop as stable after ~7 s or run to the
-# maximum). A write of 8 B, also CPU-bound there, must not stop as
+# --spread 0.5 keeps the stability rule from stopping them first (it can
+# at 2%, after the same ~1 s), without bearing on the CPU rule. Checked: a
+# cpu-bound stop comes at 3 x --min-time (0.9 s) or later and long before
+# --max-time (8 s), at 97% CPU or more over the point, with a rate and an
+# interval; a read that kept a core busy (99%) and still ran to --max-time
+# fails, and so do three such reads none of which stopped as cpu-bound
+# (without the CPU rule they run to the maximum). A write of 8 B, also CPU-bound there, must not stop as
 # cpu-bound (it runs to its --max-time of 2 s or stops stable). When fewer
 # than three reads kept a core busy (another process took the CPU), the
 # test skips and says so. About 6 s.
@@ -25,7 +25,7 @@ D=$(mktemp -d /dev/shm/sbcli-cpu.XXXXXX) || sb_fail "mktemp -d in /dev/shm faile
 sb_at_exit "rm -rf -- '$D'"
 
 sb_run "$T/read" sweep -q -f csv --only read --bs 8,16,32 --min-time 0.3s --max-time 8s \
-    --file-size 4m "$D"
+    --spread 0.5 --file-size 4m "$D"
 sb_show "$T/read.stdout" "reads, csv"
 sb_show "$T/read.stderr" "reads, stderr"
 [[ $SB_RC -eq 0 ]] || sb_fail "sweep --only read exited $SB_RC"
