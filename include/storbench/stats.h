@@ -250,18 +250,72 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  * differ, so a trend keeps the interval wide as the batches' halves test
  * does for samples. Coverage under the rule, measured on simulated read
  * points (tests/unit/test_stats.c, 400 each): independent latencies 395,
- * throttles at 7-24 MiB/s with whole and broken calls per slice 388-400
- * (mean 2.2-2.8 s a point), a rate wandering for ~1 s 374 and 382 (most of
- * those run to the 10 s maximum). A throttle whose steps are few per segment
+ * a rate wandering for ~1 s 374 and 382 (most of those run to the 10 s
+ * maximum); throttles at 7-24 MiB/s with whole and broken calls per slice
+ * held 388-400 (mean 2.2-2.8 s a point) on segments, before their bursts'
+ * edges were used (below). A throttle whose steps are few per segment
  * (4 MiB/s in 1 MiB calls: a step every 250 ms) makes the segments' slopes
- * differ by the steps cut at their ends: it holds 400 of 400, but 346 of
- * them run to the maximum. Five segments: three stopped sooner on the test
+ * differ by the steps cut at their ends: it held 400 of 400, but 346 of
+ * them ran to the maximum. Five segments: three stopped sooner on the test
  * bed's recordings (2.58 s against 3.47 s a point, bench/RESULTS.md §10) but
  * held the truth less often in simulation (355 against 374 of 400
  * independent points, both without the bound).
  *
- * Rule (sb_stamps_stable): stop when at least min_ns has passed, every
- * segment has at least SB_SLOPE_MIN_STAMPS stamps after warmup_ns, and the
+ * Bursts: a device that moves its bytes in bursts with waits between them
+ * (a throttle's slices, readahead's windows of a buffered read: 2.5 MiB
+ * steps every 0.36 s at 7 MiB/s on the test bed) gives a staircase, and
+ * segments of a staircase differ by where their ends cut its steps: such
+ * points ran to the 10 s maximum at +-6-17% (7 MiB/s, 16-256 B buffered,
+ * bench/RESULTS.md §15) although their slope was within 0.2%. Their
+ * information is in the bursts' edges. A burst's bottom (the last stamp
+ * of a wait before the bytes rise) lies on the line of the device's rate
+ * when the device released its caller there with everything before done
+ * (a throttle: 2 MiB granted at each 100 ms, drained by 1 KiB reads in
+ * ~45 ms); its top (the stamp at which the bytes last rose before a wait)
+ * lies on it when the device delivered a unit at once, of whatever size
+ * (readahead's windows of 0.3 to 2.5 MiB). Each is off by what the other
+ * gets right: a top by the time the caller took to drain the burst, which
+ * changes (1 KiB direct reads at 20 MiB/s: +1.6% on tops, +0.07% on
+ * bottoms), a bottom by the size of the step after it (buffered reads at
+ * 7 MiB/s ran to 9 s on bottoms, 3-3.7 s on tops). So when at least half
+ * of the stamps after the warm-up lie in waits (runs of SB_BURST_WAIT or
+ * more stamps with no new bytes: 5 ms on the 1 ms grid; calls every 3 ms
+ * are a smooth stream), the slope is the least-squares line through the
+ * tops or through the bottoms, whichever has the narrower interval, and
+ * the interval is that line's own: Student's t (edges - 2 degrees of
+ * freedom) times the slope's standard error from the edges' residuals,
+ * taken at its 90% upper bound (sb_sd_upper_factor) for the reason the
+ * segments' spread is, and widened by sqrt((1 + r) / (1 - r)) when the
+ * residuals' lag-1 autocorrelation r is positive (a rate that wanders:
+ * consecutive edges then lean the same way, and the plain error would be
+ * too small). The residuals of independent edges shrink against the span
+ * as it grows, where the segments' slopes keep the steps' cut. Replayed on
+ * 33 recorded test-bed reads (16-256 B buffered, 512 B-64 KiB direct, at
+ * 7/3, 20/10 and 24/12 MiB/s), the 30 at the limit came within 1.1% of it
+ * with it inside their interval, 29 of them after 1.0-3.7 s (512 B direct
+ * at 20 MiB/s drains a slice in about its length, leaves few waits and
+ * stood on segments, 9.2 s); the simulated throttles hold 395-400 of 400
+ * on the edges, at 1.1-1.3 s a point (readahead's windows at 7 MiB/s
+ * 3.5 s, 1 MiB calls at 4 MiB/s 4.4 s). Each edge's time is known only to
+ * two gaps (the grid's, and the calls' between two clock reads), so the
+ * half-width is at least 2 gaps over the edges' span times the rate:
+ * edges exactly on a line (2.5 MiB windows every 104 ms at 24 MiB/s, the
+ * throttle's waits in whole 4 ms jiffies) read 24.04 +- 0 over 1 s in 5
+ * of 12 buffered reads of 32-256 B in three sweeps, 0.16% high. With
+ * fewer than SB_BURST_EDGES_MIN edges of either kind a bursty stream has
+ * no interval (the slope is still given), since its segments may agree by
+ * chance: a simulated throttle whose 2.5 MiB windows came every 357 ms cut
+ * 5 segments of one step each, all alike, and stopped at 0% half-width 4%
+ * off. The limit of the method: a device whose bursts beat slowly against
+ * their size (blk-throttle's slices if they were granted only at their
+ * starts, 2.4 MiB a slice against 2.5 MiB windows: a window every slice
+ * but one in 25) shows a regular staircase for seconds at a rate 4% above
+ * its own, and no estimate that sees only those seconds can tell; the
+ * kernel's throttle lets an excess wait only for its own time, which
+ * spreads such windows evenly.
+ *
+ * Rule (sb_stamps_stable): stop when at least min_ns has passed, at least
+ * SB_SLOPE_SEGMENTS * SB_SLOPE_MIN_STAMPS stamps follow warmup_ns, and the
  * half-width is at most rel_ci times the slope.
  *
  * The sweep's read points stop on it (sweep.h): a direct read's stamps
@@ -279,6 +333,8 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
 #define SB_STAMPS_GAP_NS 1000000ull
 #define SB_SLOPE_SEGMENTS 5
 #define SB_SLOPE_MIN_STAMPS 4
+#define SB_BURST_WAIT 5
+#define SB_BURST_EDGES_MIN 8
 
 typedef struct sb_stamp {
     uint64_t ns;    /* since the measurement began */
@@ -298,6 +354,7 @@ typedef struct sb_slope {
     double rate;       /* bytes per second: the slope over the stamps used */
     double half_width; /* 95% CI half-width from the segments; INFINITY without them */
     size_t used;       /* stamps after the warm-up */
+    size_t edges;      /* the bursts' tops or bottoms it stands on; 0: all stamps */
 } sb_slope;
 
 void sb_stamps_init(sb_stamps *s);

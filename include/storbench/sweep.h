@@ -24,7 +24,9 @@
  * first sample and those beginning in the first quarter of min time, at most
  * 250 ms). A read point also reads the clock every ~1 ms of its calls, keeps
  * the bytes read on a 1 ms time grid, and its rate is the slope through them
- * after the same warm-up, its 95% half-width from five segments' slopes
+ * after the same warm-up, its 95% half-width from five segments' slopes,
+ * or, when the bytes move in bursts with waits between them, the line
+ * through the bursts' tops or bottoms and its own standard error
  * (sb_stamps): a throttle's or a card's bursts bias bytes over time, not the
  * slope. A direct read counts the bytes its calls returned; a buffered read
  * also the bytes the device read (its stat file), since a fast reader drains

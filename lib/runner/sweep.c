@@ -402,19 +402,19 @@ static SB_MUST_CHECK sb_status stamp(point *p, sb_error *err)
 
 /* The slope a read point stands on, and whether the rule lets it stop. A
  * direct read has one: the bytes its calls completed. A buffered read has
- * two. The device's bytes cannot run ahead of the device, but they rise in
- * steps of a readahead window (2.5 MiB on the test bed's loop device: 77
- * steps in 10 s at 11 MiB/s), too coarse for the slope of a slow reader to
- * settle. The bytes its calls returned rise smoothly, but run ahead of the
- * device while the reader drains what readahead cached, and a line through
- * them can look steady and be wrong (128 B reads at 7 MiB/s: 7.265 +-
- * 0.144 in 6.8 s, taken while the device's interval was wide enough to
- * hold it). A reader that kept a core busy (NEVER_WAITED_PCT) never waited
- * for the device, so its calls' bytes are its rate: their slope is taken
- * then, if it is the narrower and the device's interval holds it; in every
- * other case the device's. The choice depends only on what the point holds
- * at the end of its last sample, so that record() reports the slope the
- * rule last looked at. */
+ * two. The device's bytes cannot run ahead of the device; they rise in
+ * steps of a readahead window (2.5 MiB on the test bed's loop device), and
+ * their slope stands on the steps' edges (stats.h). The bytes its calls
+ * returned rise smoothly while the reader drains what readahead cached,
+ * but run ahead of the device then, and a line through them can look
+ * steady and be wrong (128 B reads at 7 MiB/s: 7.265 +- 0.144 in 6.8 s,
+ * taken while the device's interval was wide enough to hold it). A reader
+ * that kept a core busy (NEVER_WAITED_PCT) never waited for the device, so
+ * its calls' bytes are its rate: their slope is taken then, if it is the
+ * narrower and the device's interval holds it; in every other case the
+ * device's. The choice depends only on what the point holds at the end of
+ * its last sample, so that record() reports the slope the rule last looked
+ * at. */
 static bool read_slope(const sweep *s, const point *p, sb_slope *out)
 {
     const sb_stamps *st = &p->stamps;
@@ -627,7 +627,7 @@ static SB_MUST_CHECK sb_status record(const sweep *s, sb_test *test, const point
     sb_estimate est;
     sb_samples_estimate(&p->samples, &s->rule, &est);
     double rate = est.rate, spread = est.half_width;
-    sb_slope slope = { 0, INFINITY, 0 };
+    sb_slope slope = { 0, INFINITY, 0, 0 };
     if (p->from != STAMPS_NONE)
         (void)read_slope(s, p, &slope);
     if (p->from != STAMPS_NONE && isfinite(slope.half_width)) {

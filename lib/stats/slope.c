@@ -19,6 +19,12 @@
  *   cancels at 10^10 ns and 10^10 bytes.
  * - Segments hold consecutive stamps, of equal count but the first, which
  *   also takes the remainder (as sb_samples' batches do).
+ * - A wait is counted in stamps, so once the array has thinned it must
+ *   last SB_BURST_WAIT of the coarser gaps (10 ms after 8.2 s). The edges
+ *   are looked for from SB_BURST_WAIT stamps after the warm-up's end to
+ *   SB_BURST_WAIT before the last stamp, so that the wait that makes one
+ *   lies inside what the point has seen; the newest burst becomes a top
+ *   only once its wait has been seen.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -122,6 +128,117 @@ static double slope_of(const sb_stamp *v, size_t a, size_t b)
     return sxx > 0 ? sxy / sxx * 1e9 : NAN;
 }
 
+/* Whether stamp i is a burst's edge: its top (the bytes rose at i and
+ * stayed for SB_BURST_WAIT stamps after it) or its bottom (the bytes had
+ * stayed for SB_BURST_WAIT stamps up to i and rise after it). Needs
+ * SB_BURST_WAIT <= i and i + SB_BURST_WAIT < n. Bytes never go down, so equal
+ * ends say that everything between them is equal. */
+static bool is_edge(const sb_stamp *v, size_t i, bool bottom)
+{
+    return bottom ? v[i + 1].bytes > v[i].bytes && v[i - SB_BURST_WAIT].bytes == v[i].bytes
+                  : v[i].bytes > v[i - 1].bytes && v[i + SB_BURST_WAIT].bytes == v[i].bytes;
+}
+
+/* Whether the stamps [a, n) move in bursts: at least half of them lie in
+ * waits, runs of at least SB_BURST_WAIT stamps that repeat the bytes of the
+ * one before. Calls completing every few ms (64 KiB every 3 ms at 20 MiB/s)
+ * leave shorter runs and are a smooth stream. */
+static bool bursty(const sb_stamp *v, size_t a, size_t n)
+{
+    size_t waiting = 0, run = 0;
+    for (size_t i = a + 1; i < n; i++) {
+        if (v[i].bytes == v[i - 1].bytes) {
+            run++;
+            continue;
+        }
+        waiting += run >= SB_BURST_WAIT ? run : 0;
+        run = 0;
+    }
+    waiting += run >= SB_BURST_WAIT ? run : 0;
+    return 2 * waiting >= n - a - 1;
+}
+
+/* The least-squares line through the bursts' tops or bottoms among stamps
+ * [a, n), and its interval (the method is in stats.h). Returns false,
+ * leaving *out alone, with fewer than SB_BURST_EDGES_MIN of them. Times and bytes
+ * are taken from stamp a's, and the sums about the means, so that nothing
+ * cancels. */
+static bool edge_slope(const sb_stamp *v, size_t a, size_t n, bool bottom, sb_slope *out,
+                       double *span_ns)
+{
+    const size_t from = a + SB_BURST_WAIT;
+    if (n < from + SB_BURST_WAIT + 1)
+        return false;
+    const size_t end = n - SB_BURST_WAIT;
+    const double t0 = (double)v[a].ns, b0 = (double)v[a].bytes;
+    size_t k = 0;
+    double mx = 0, my = 0, first_ns = 0, last_ns = 0;
+    for (size_t i = from; i < end; i++)
+        if (is_edge(v, i, bottom)) {
+            if (k++ == 0)
+                first_ns = (double)v[i].ns;
+            last_ns = (double)v[i].ns;
+            mx += (double)v[i].ns - t0;
+            my += (double)v[i].bytes - b0;
+        }
+    if (k < SB_BURST_EDGES_MIN)
+        return false;
+    mx /= (double)k;
+    my /= (double)k;
+    double sxx = 0, sxy = 0;
+    for (size_t i = from; i < end; i++)
+        if (is_edge(v, i, bottom)) {
+            double dx = (double)v[i].ns - t0 - mx;
+            sxx += dx * dx;
+            sxy += dx * ((double)v[i].bytes - b0 - my);
+        }
+    if (!(sxx > 0))
+        return false;
+    double slope = sxy / sxx, ss = 0, lag = 0, prev = 0;
+    bool first = true;
+    for (size_t i = from; i < end; i++)
+        if (is_edge(v, i, bottom)) {
+            double e = (double)v[i].bytes - b0 - my - slope * ((double)v[i].ns - t0 - mx);
+            ss += e * e;
+            if (!first)
+                lag += e * prev;
+            prev = e;
+            first = false;
+        }
+    unsigned df = (unsigned)(k - 2);
+    double rho = ss > 0 ? lag / ss : 0;
+    double inflate = rho > 0 ? (rho < 1 ? sqrt((1 + rho) / (1 - rho)) : INFINITY) : 1;
+    out->rate = slope * 1e9;
+    out->half_width =
+        sb_t95(df) * sb_sd_upper_factor(df) * sqrt(ss / (double)df / sxx) * 1e9 * inflate;
+    out->edges = k;
+    *span_ns = last_ns - first_ns;
+    return true;
+}
+
+/* The narrower of the lines through the tops and through the bottoms. */
+static bool bursts_slope(const sb_stamp *v, size_t a, size_t n, uint64_t gap_ns, sb_slope *out)
+{
+    sb_slope top = *out, bottom = *out;
+    double top_span = 0, bottom_span = 0;
+    bool have_top = edge_slope(v, a, n, false, &top, &top_span);
+    bool have_bottom = edge_slope(v, a, n, true, &bottom, &bottom_span);
+    if (!have_top && !have_bottom)
+        return false;
+    bool use_bottom = have_bottom && (!have_top || bottom.half_width < top.half_width);
+    *out = use_bottom ? bottom : top;
+    /* Each edge's time is known to two gaps (the grid's, and the calls'
+     * between two clock reads), so edges that fall exactly on a line say
+     * no more than that: 2.5 MiB windows every 104 ms at a 24 MiB/s
+     * throttle (its waits in whole 4 ms jiffies) read 24.04 +- 0 over 1 s.
+     * The choice above is made before this floor, which would make two
+     * near-perfect lines look alike. */
+    double floor = 2.0 * (double)gap_ns * fabs(out->rate) / (use_bottom ? bottom_span : top_span);
+    if (out->half_width < floor)
+        out->half_width = floor;
+    return true;
+}
+
 void sb_stamps_slope(const sb_stamps *s, uint64_t from_ns, sb_slope *out)
 {
     size_t a = 0;
@@ -131,12 +248,20 @@ void sb_stamps_slope(const sb_stamps *s, uint64_t from_ns, sb_slope *out)
     out->used = m;
     out->rate = 0;
     out->half_width = INFINITY;
+    out->edges = 0;
     if (m < 3)
+        return;
+    if (bursty(s->v, a, s->n) && bursts_slope(s->v, a, s->n, s->gap_ns, out))
         return;
     double r = slope_of(s->v, a, s->n);
     if (isnan(r))
         return;
     out->rate = r;
+    /* Too few bursts for their tops: segments of a staircase differ by
+     * where they cut its steps, or agree by chance when they hold whole
+     * steps at one phase, so they give no interval. */
+    if (bursty(s->v, a, s->n))
+        return;
     size_t q = m / SB_SLOPE_SEGMENTS;
     if (q < 3)
         return;
