@@ -453,18 +453,16 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
  * 13.03 +- 0.88 and 12.51 +- 1.39, above the limit, where 10 s read 10.0
  * and 10.4 (bench/RESULTS.md §14); a write's data reach the device in the
  * background, and what the device has not taken yet does not make the
- * writer wait.
+ * writer wait. A stamped point's slope is the one read_slope took at the
+ * end of this sample.
  */
-static bool cpu_paced(const sweep *s, const point *p)
+static bool cpu_paced(const sweep *s, const point *p, const sb_slope *slope)
 {
     if (p->is_write || p->end_ns < CPU_MIN_TIMES * s->c->min_ns ||
         sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) < NEVER_WAITED_PCT)
         return false;
-    if (p->from != STAMPS_NONE) {
-        sb_slope slope;
-        (void)read_slope(s, p, &slope);
-        return slope.rate > 0 && isfinite(slope.half_width);
-    }
+    if (p->from != STAMPS_NONE)
+        return slope->rate > 0 && isfinite(slope->half_width);
     sb_estimate est;
     sb_samples_estimate(&p->samples, &s->rule, &est);
     return est.batches >= SB_STABLE_MIN_BATCHES && est.rate > 0;
@@ -476,7 +474,7 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 {
     const sb_sweep_config *c = s->c;
     const bool stamped = p->from != STAMPS_NONE;
-    sb_slope slope;
+    sb_slope slope = { 0, INFINITY, 0, 0 }; /* read_slope's, after each sample */
     uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, c->sample_ns, c->sample_ns, p->bs);
     for (;;) {
         uint64_t left = c->max_bytes > p->bytes ? (c->max_bytes - p->bytes) / p->bs : 0;
@@ -533,7 +531,7 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             p->why = STOP_STONEWALL;
         else if (stamped ? read_slope(s, p, &slope) : sb_samples_stable(&p->samples, &s->rule))
             p->why = STOP_STABLE;
-        else if (cpu_paced(s, p))
+        else if (cpu_paced(s, p, &slope))
             p->why = STOP_CPU;
         else if (sb_gate_stop_now(c->gate))
             p->why = STOP_STONEWALL;
