@@ -131,8 +131,8 @@ static double slope_of(const sb_stamp *v, size_t a, size_t b)
 /* Whether stamp i is a burst's edge: its top (the bytes rose at i and
  * stayed for SB_BURST_WAIT stamps after it) or its bottom (the bytes had
  * stayed for SB_BURST_WAIT stamps up to i and rise after it). Needs
- * SB_BURST_WAIT <= i and i + SB_BURST_WAIT < n. Bytes never go down, so equal
- * ends say that everything between them is equal. */
+ * SB_BURST_WAIT <= i and i + SB_BURST_WAIT < n. Bytes never go down, so
+ * equal ends say that everything between them is equal. */
 static bool is_edge(const sb_stamp *v, size_t i, bool bottom)
 {
     return bottom ? v[i + 1].bytes > v[i].bytes && v[i - SB_BURST_WAIT].bytes == v[i].bytes
@@ -159,9 +159,10 @@ static bool bursty(const sb_stamp *v, size_t a, size_t n)
 }
 
 /* The least-squares line through the bursts' tops or bottoms among stamps
- * [a, n), and its interval (the method is in stats.h). Returns false,
- * leaving *out alone, with fewer than SB_BURST_EDGES_MIN of them. Times and bytes
- * are taken from stamp a's, and the sums about the means, so that nothing
+ * [a, n), its interval before the floor (the method is in stats.h), and
+ * the time from the first edge to the last. Returns false, leaving *out
+ * alone, with fewer than SB_BURST_EDGES_MIN edges. Times and bytes are
+ * taken from stamp a's, and the sums about the means, so that nothing
  * cancels. */
 static bool edge_slope(const sb_stamp *v, size_t a, size_t n, bool bottom, sb_slope *out,
                        double *span_ns)
@@ -216,7 +217,8 @@ static bool edge_slope(const sb_stamp *v, size_t a, size_t n, bool bottom, sb_sl
     return true;
 }
 
-/* The narrower of the lines through the tops and through the bottoms. */
+/* The narrower of the lines through the tops and through the bottoms,
+ * with the floor on its interval; false when neither has enough edges. */
 static bool bursts_slope(const sb_stamp *v, size_t a, size_t n, uint64_t gap_ns, sb_slope *out)
 {
     sb_slope top = *out, bottom = *out;
@@ -251,16 +253,17 @@ void sb_stamps_slope(const sb_stamps *s, uint64_t from_ns, sb_slope *out)
     out->edges = 0;
     if (m < 3)
         return;
-    if (bursty(s->v, a, s->n) && bursts_slope(s->v, a, s->n, s->gap_ns, out))
+    bool in_bursts = bursty(s->v, a, s->n);
+    if (in_bursts && bursts_slope(s->v, a, s->n, s->gap_ns, out))
         return;
     double r = slope_of(s->v, a, s->n);
     if (isnan(r))
         return;
     out->rate = r;
-    /* Too few bursts for their tops: segments of a staircase differ by
+    /* Too few bursts for their edges: segments of a staircase differ by
      * where they cut its steps, or agree by chance when they hold whole
      * steps at one phase, so they give no interval. */
-    if (bursty(s->v, a, s->n))
+    if (in_bursts)
         return;
     size_t q = m / SB_SLOPE_SEGMENTS;
     if (q < 3)
