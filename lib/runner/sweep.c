@@ -205,8 +205,8 @@ static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t p
      * the first ETA was 0:53 for a sweep of 4:18). By direction, since the
      * sweep writes first, and its writes take longer (CPU-bound writes of
      * 8-32 B, and large ones on slow devices, run to max time) than the
-     * reads after them (1.1-1.6 s on average at the limit on the test bed,
-     * bench/RESULTS.md §15). Replayed on the point times of 13 default
+     * reads after them (3.1-3.9 s against 1.4-2.3 s on average in default
+     * sweeps on the test bed, bench/RESULTS.md §15). Replayed on the point times of 13 default
      * sweeps at 7/3, 20/10 and 24/12 MiB/s, from a quarter of each on and
      * while more than 10 s were left: this ETA was off by 28% of the time
      * left at the median (+23% on average); one average over both
