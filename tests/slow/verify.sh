@@ -42,10 +42,15 @@ ext_len=$(filefrag -e -b512 "$f" | awk '$1 == "0:" { sub(/:$/, "", $6); print $6
 [[ ${ext_len:-0} -ge 256 ]] || sb_fail "the first extent is too short to damage: $(filefrag -e -b512 "$f")"
 base=$((phys * 512))
 umount "$mnt"
-# Sectors 3, 7 and 100: one byte each (corrupted); sector 12: FF (overwritten,
-# as erased flash reads); sector 200: a copy of sector 199 (changed).
+# Sectors 3, 7 and 100: one byte each, inverted (corrupted; a fixed byte
+# left the sector as written when the random data held that byte there, 1 run
+# in 85); sector 12: FF (overwritten, as erased flash reads); sector 200: a
+# copy of sector 199 (changed).
 for s in 3 7 100; do
-    printf 'Z' | dd of="$back" bs=1 seek=$((base + s * 512 + 77)) conv=notrunc status=none
+    at=$((base + s * 512 + 77))
+    old=$(dd if="$back" bs=1 skip=$at count=1 status=none | od -An -tu1 | tr -d ' ')
+    [[ $old =~ ^[0-9]+$ ]] || sb_fail "could not read byte $at of $back"
+    printf "\\$(printf '%03o' $((old ^ 255)))" | dd of="$back" bs=1 seek=$at conv=notrunc status=none
 done
 head -c 512 /dev/zero | tr '\0' '\377' | dd of="$back" bs=512 seek=$((base / 512 + 12)) conv=notrunc status=none
 dd if="$back" bs=512 skip=$((base / 512 + 199)) count=1 status=none |
