@@ -20,6 +20,7 @@
 #include "storbench/bottleneck.h"
 #include "probe/probe.h"
 #include "runner/progress_int.h"
+#include "runner/sweep_eta.h"
 #include "storbench/clock.h"
 #include "storbench/stats.h"
 #include "storbench/sweep.h"
@@ -78,8 +79,7 @@ typedef struct sweep {
     uint64_t started_ns;
     size_t point; /* points begun so far, across targets */
     size_t n_points;
-    uint64_t done_ns[2]; /* time of the points finished so far: writes, reads */
-    size_t done[2];
+    sb_sweep_eta eta;                 /* the time left, from the points finished so far */
     size_t n_targets, target_index;   /* targets in the sweep; the one measured (0-based) */
     uint64_t layout_bytes, layout_ns; /* the layouts finished so far, for the bound */
     /* The layout running: where its shown rate is taken from (layout_progress). */
@@ -174,14 +174,6 @@ static SB_MUST_CHECK sb_status settle_before_point(const sweep *s, sb_error *err
     }
 }
 
-/* Whether the k-th point of the sweep (0-based, across targets) is a write:
- * each target's writes come first, one per block size, then its reads. */
-static bool point_is_write(const sweep *s, size_t k)
-{
-    size_t per_target = s->c->n_bs * ((s->c->do_write ? 1u : 0u) + (s->c->do_read ? 1u : 0u));
-    return s->c->do_write && k % per_target < s->c->n_bs;
-}
-
 static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t point_ns,
                             double rate, bool cached)
 {
@@ -199,46 +191,8 @@ static void report_progress(sweep *s, const char *phase, uint64_t bs, uint64_t p
         .rate = rate,
         .cached = cached,
     };
-    /* Points still to come take as long as those of their direction done
-     * so far, on average, starting from a prior of PRIOR_MIN_TIMES min
-     * times weighted as PRIOR_POINTS points (from the first point alone,
-     * the first ETA was 0:53 for a sweep of 4:18). By direction, since the
-     * sweep writes first, and its writes take longer (CPU-bound writes of
-     * 8-32 B, and large ones on slow devices, run to max time) than the
-     * reads after them (3.1-3.9 s against 1.4-2.3 s on average in default
-     * sweeps on the test bed, bench/RESULTS.md §15). Replayed on the point times of 13 default
-     * sweeps at 7/3, 20/10 and 24/12 MiB/s, from a quarter of each on and
-     * while more than 10 s were left: this ETA was off by 28% of the time
-     * left at the median (+23% on average); one average over both
-     * directions by +67% (prior 2 s) and, with the earlier prior of the
-     * middle of min and max time (5.5 s), by +143%. In fixed mode, points
-     * of a direction take what those done took, or what any took. */
-    enum { PRIOR_POINTS = 9, PRIOR_MIN_TIMES = 2 };
-    uint64_t prior = PRIOR_MIN_TIMES * s->c->min_ns + (s->c->pause_fixed ? s->c->pause_ns : 0);
-    size_t all = s->done[0] + s->done[1];
-    uint64_t per[2];
-    for (int d = 0; d < 2; d++)
-        per[d] = !s->c->fixed_bytes
-                     ? (s->done_ns[d] + PRIOR_POINTS * prior) / (s->done[d] + PRIOR_POINTS)
-                 : s->done[d] ? s->done_ns[d] / s->done[d]
-                 : all        ? (s->done_ns[0] + s->done_ns[1]) / all
-                              : 0;
     bool layout = strcmp(phase, "laying out") == 0;
-    uint64_t eta = 0;
-    bool known = true;
-    for (size_t k = s->point; k < s->n_points; k++) {
-        uint64_t one = per[point_is_write(s, k) ? 0 : 1];
-        known = known && one;
-        eta += one;
-    }
-    if (!layout && s->point > 0) {
-        uint64_t now_per = per[point_is_write(s, s->point - 1) ? 0 : 1];
-        known = known && now_per;
-        if (point_ns < now_per)
-            eta += now_per - point_ns;
-    }
-    if (known)
-        p.eta_ns = eta;
+    p.eta_ns = sb_sweep_eta_left(&s->eta, s->point, layout ? NULL : &point_ns);
     /* The bound: each point to come at most max time after at most the
      * idle wait (or the whole pause), the one running to its max time, and
      * the layouts of the targets to come at the rate of those so far. Not
@@ -781,9 +735,8 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
         sb_gate_leave(s->c->gate, is_write ? 0 : p.bytes, is_write ? p.bytes : 0);
     if (st == SB_E_INTERRUPTED)
         p.why = STOP_INTERRUPTED;
-    s->done[is_write ? 0 : 1]++;
     /* The ETA counts the pause and the cache drop too. */
-    s->done_ns[is_write ? 0 : 1] += sb_clock_ns() - begun;
+    sb_sweep_eta_add(&s->eta, is_write, sb_clock_ns() - begun);
 
     sb_error rec_err;
     sb_status rst = record(s, test, &p, io_path, wall, &cpu0, &cpu1, &rec_err);
@@ -1015,7 +968,8 @@ sb_status sb_sweep_run(const sb_sweep_config *c, const char *const *paths, size_
         sb_rng rng = sb_rng_seeded(0, 0);
         sb_rng_fill(&rng, s.buf, (size_t)max_bs);
         s.started_ns = sb_clock_ns();
-        s.n_points = n_paths * c->n_bs * ((c->do_write ? 1u : 0u) + (c->do_read ? 1u : 0u));
+        sb_sweep_eta_init(&s.eta, c, n_paths);
+        s.n_points = s.eta.n_points;
         s.n_targets = n_paths;
         sb_status first = SB_OK;
         sb_error terr;
