@@ -11,7 +11,8 @@
 #  * with STORBENCH_BEFORE, REPEAT runs of that binary's default too,
 #    interleaved with the others (before, after, before, after...);
 #  * with SIZE, the seed method once (`storbench sweep --size SIZE`).
-# Every run is `sweep -q -f csv`, with `--bs $BS` when BS is set. Then
+# Every run is `sweep -q -f csv`, with `--bs $BS` when BS is set (and
+# `--only $ONLY` when ONLY is). Then
 # bench/ttr_report.py prints Markdown: per pair a wall-time table and a
 # per-point table (stop reason, seconds, value ± ci95 per repeat, the
 # reference value, the error against the limit for points that reach it,
@@ -44,11 +45,18 @@
 #            value is not within 3% of the limit.
 #  BS        block sizes, as `storbench sweep --bs` takes them (default
 #            empty: storbench's default sizes, 8 B to 1 MiB)
+#  ONLY      write or read: every run with `--only ONLY` (default both)
 #  REPEAT    adaptive runs per pair, and before runs (default 3)
 #  REF       1 (default) runs the reference, 0 leaves it out
 #  STORBENCH the binary measured (default build-bench/storbench)
 #  STORBENCH_BEFORE  another binary, e.g. the build before a change (default
 #            none): REPEAT runs of its default too, and before/after columns
+#  DIRS      directories to run in as they are, not throttled, after the
+#            pairs (default none), e.g. "/dev/shm /var/tmp" for tmpfs and
+#            the machine's disk: the fast devices, where the adaptive rule
+#            must not be slower than before (STORBENCH_BEFORE). PAIRS=""
+#            runs only these, and needs neither root nor loop devices. Each
+#            gets a fresh subdirectory, removed after.
 #  SIZE      the seed method's bytes per point, e.g. 1g (default: not run)
 #  LOOP_MIB  loop device size (default 2048)
 #  SB_TMP    where the loop's backing file goes (default /dev/shm: it takes
@@ -72,7 +80,7 @@ export SB_TMP=${SB_TMP:-/dev/shm}
 
 STORBENCH=${STORBENCH:-$root/build-bench/storbench}
 STORBENCH_BEFORE=${STORBENCH_BEFORE:-}
-PAIRS=${PAIRS:-"20/10 24/12 7/3 40/4"}
+PAIRS=${PAIRS-"20/10 24/12 7/3 40/4"}
 BS=${BS:-}
 REPEAT=${REPEAT:-3}
 REF=${REF:-1}
@@ -83,19 +91,31 @@ OUT=${OUT:-$here/data/ttr-$stamp}
 
 [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || sb_fail "REPEAT must be a whole number >= 1, not '$REPEAT'"
 [[ $REF == 0 || $REF == 1 ]] || sb_fail "REF must be 0 or 1, not '$REF'"
+DIRS=${DIRS:-}
 read -r -a pairs <<<"$PAIRS"
-[[ ${#pairs[@]} -gt 0 ]] || sb_fail "PAIRS is empty (give e.g. PAIRS=\"20/10 7/3\")"
+read -r -a dirs <<<"$DIRS"
+[[ ${#pairs[@]} -gt 0 || ${#dirs[@]} -gt 0 ]] ||
+    sb_fail "PAIRS and DIRS are empty (give e.g. PAIRS=\"20/10 7/3\" or DIRS=/dev/shm)"
+for d in "${dirs[@]}"; do
+    [[ -d $d && -w $d ]] || sb_fail "DIRS: '$d' is not a writable directory"
+done
 for p in "${pairs[@]}"; do
     [[ $p =~ ^[1-9][0-9]*/[1-9][0-9]*$ ]] ||
         sb_fail "PAIRS: '$p' is not READ/WRITE in whole MiB/s (e.g. 20/10)"
 done
+ONLY=${ONLY:-}
+[[ -z $ONLY || $ONLY == read || $ONLY == write ]] || sb_fail "ONLY must be read or write, not '$ONLY'"
 bsarg=()
 [[ -n $BS ]] && bsarg=(--bs "$BS")
+[[ -n $ONLY ]] && bsarg+=(--only "$ONLY")
 
-sb_require_root
-sb_require_loop
-sb_require_blkio
-sb_require_cmd python3 mkfs.ext4
+if [[ ${#pairs[@]} -gt 0 ]]; then
+    sb_require_root
+    sb_require_loop
+    sb_require_blkio
+    sb_require_cmd mkfs.ext4
+fi
+sb_require_cmd python3
 [[ -x $STORBENCH ]] || sb_fail "$STORBENCH is not built (meson setup build-bench && ninja -C build-bench)"
 [[ -z $STORBENCH_BEFORE || -x $STORBENCH_BEFORE ]] ||
     sb_fail "STORBENCH_BEFORE=$STORBENCH_BEFORE is not an executable file"
@@ -122,10 +142,11 @@ built() {
     echo "# storbench: $(built "$STORBENCH")"
     [[ -z $STORBENCH_BEFORE ]] || echo "# before: $(built "$STORBENCH_BEFORE")"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-    echo "# target: per pair, ext4 on a fresh loop device (${LOOP_MIB} MiB, direct-io loop," \
-        "backing file in $SB_TMP), throttled to the pair's limits"
+    [[ ${#pairs[@]} -eq 0 ]] ||
+        echo "# target: per pair, ext4 on a fresh loop device (${LOOP_MIB} MiB, direct-io loop," \
+            "backing file in $SB_TMP), throttled to the pair's limits"
     echo "# raw data: $OUT*"
-    echo "# limits (read/write MiB/s): ${pairs[*]}; block sizes: ${BS:-the default (8 B to 1 MiB)};" \
+    echo "# limits (read/write MiB/s): ${pairs[*]}; block sizes: ${BS:-the default (8 B to 1 MiB)};${ONLY:+" only $ONLY;"}${DIRS:+" not throttled: $DIRS;"}" \
         "$REPEAT adaptive run(s) per pair${STORBENCH_BEFORE:+" and $REPEAT before run(s), interleaved"}$(
             [[ $REF == 0 ]] || echo ", after a 10 s reference")${SIZE:+"; seed method --size $SIZE"}"
 } | tee "$OUT.header" >&2
@@ -138,7 +159,7 @@ sweep() {
     local pair=$1 run=$2 kind=$3 rep=$4 bin=$5 csv t0 t1 us wall rc=0 name=storbench
     shift 5
     [[ $kind == before ]] && name="\$STORBENCH_BEFORE"
-    csv=$OUT-${pair/\//-}-$run.csv
+    csv=$OUT-${pair//\//-}-$run.csv
     echo "limits $pair, $run: $name sweep -q -f csv ${bsarg[*]}${bsarg[*]:+ }$*${*:+ }\$mnt" >&2
     sync
     t0=$EPOCHREALTIME
@@ -173,6 +194,22 @@ for pair in "${pairs[@]}"; do
     done
     [[ -z $SIZE ]] || sweep "$pair" seed seed 0 "$STORBENCH" --size "$SIZE"
     # Undo this pair's device, mount and throttle before the next one's.
+    sb_cleanup
+done
+
+# The fast devices: the same runs in each directory of DIRS, not throttled
+# (limits 0 in the run list: the report judges no point against a limit).
+rbps=0 wbps=0
+for d in "${dirs[@]}"; do
+    pair=$(df --output=fstype -- "$d" | tail -n 1):$d
+    sb_tmpdir_in "$d" mnt
+    echo "# $pair: $mnt, load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT.header" >&2
+    [[ $REF == 0 ]] || sweep "$pair" ref ref 0 "$STORBENCH" --min-time 10s --max-time 10s
+    for ((i = 1; i <= REPEAT; i++)); do
+        [[ -z $STORBENCH_BEFORE ]] || sweep "$pair" "b$i" before "$i" "$STORBENCH_BEFORE"
+        sweep "$pair" "a$i" after "$i" "$STORBENCH"
+    done
+    [[ -z $SIZE ]] || sweep "$pair" seed seed 0 "$STORBENCH" --size "$SIZE"
     sb_cleanup
 done
 

@@ -148,10 +148,13 @@ def truths_of(pair_runs, ref):
             rv = ref.points.get(k, {}).get("value")
             if rv is None or rv <= 0:
                 out[k] = (None, "no reference value")
-            elif abs(rv / limit - 1) <= REACH:
+            elif limit and abs(rv / limit - 1) <= REACH:
                 out[k] = (limit, "limit")
             else:
                 out[k] = (rv, "ref")
+            continue
+        if not limit:
+            out[k] = (None, "not throttled")
             continue
         vals = [r.points[k]["value"] for r in judges
                 if k in r.points and r.points[k]["value"] is not None]
@@ -191,8 +194,8 @@ def point_table(pair_runs, kind, ref, truths, tally):
             if rp["ci"] is not None:
                 refcell += " ± %.2f" % rp["ci"]
         tcell = {"limit": "limit", "ref": "reference"}.get(src, "none (%s)" % src)
-        line = "| %s | %s | %s | %.2f | %s | %s |" % (k[0], bs_name(k[1]), io_path, limit,
-                                                     refcell, tcell)
+        line = "| %s | %s | %s | %s | %s | %s |" % (k[0], bs_name(k[1]), io_path,
+                                                   "%.2f" % limit if limit else "-", refcell, tcell)
         for r in runs:
             p = r.points.get(k)
             if p is None or p["value"] is None:
@@ -324,7 +327,10 @@ def main():
     have_ref = any(r.kind == "ref" for r in runs)
     for pair in pairs:
         pr = [r for r in runs if r.pair == pair]
-        print("## Limits %s MiB/s (read/write)" % pair)
+        if pr[0].limits["read"] or pr[0].limits["write"]:
+            print("## Limits %s MiB/s (read/write)" % pair)
+        else:
+            print("## Not throttled: %s" % pair)
         print()
         means = wall_table(pr)
         ref = next((r for r in pr if r.kind == "ref"), None)
