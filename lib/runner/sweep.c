@@ -30,8 +30,10 @@
 #define FIRST_SAMPLE_BYTES (256u << 10)
 /* A sample holds at least this many blocks: a sample of one large block
  * only shows where that block fell in a throttle's or a controller's
- * dispatch rhythm, not a rate. */
+ * dispatch rhythm, not a rate. Adaptive writes are let off where that
+ * many blocks would last more than LONG_SAMPLES samples (calls_for). */
 #define MIN_CALLS 4
+#define LONG_SAMPLES 2
 #define WARMUP_MAX_NS 250000000ull
 /* A sample grows at most this much over the one before: the first samples
  * may have caught a burst, and sizing the next by it would make it last
@@ -246,17 +248,31 @@ typedef struct point {
     stop_reason why;
 } point;
 
-/* Calls for the next sample: enough to last sample_ns at the rate of
+/*
+ * Calls for the next sample: enough to last sample_ns at the rate of
  * `bytes` over `ns` (the whole point so far, so that one sample that caught
- * a burst or a stall does not swing the next), at least MIN_CALLS. A write sample
- * must be sized from the durable rate like this: sized by time, it would
- * fill the page cache at memory speed and then wait for fdatasync. */
-static uint64_t calls_for(uint64_t bytes, uint64_t ns, uint64_t sample_ns, uint64_t bs)
+ * a burst or a stall does not swing the next), at least MIN_CALLS. A write
+ * sample must be sized from the durable rate like this: sized by time, it
+ * would fill the page cache at memory speed and then wait for fdatasync.
+ *
+ * With long_ok false, where MIN_CALLS blocks would last more than
+ * LONG_SAMPLES samples, a sample holds the blocks of LONG_SAMPLES samples
+ * instead, at least one (a block that alone lasts a sample spans the
+ * rhythm MIN_CALLS is for). Adaptive writes use it: each of
+ * their samples ends with an fdatasync, and 4 blocks of 1 MiB at 3 MiB/s
+ * made samples of 1.3 s, too few in 10 s for the batches' rule, so 512
+ * KiB and 1 MiB writes ran to max time (bench/RESULTS.md §16).
+ */
+static uint64_t calls_for(uint64_t bytes, uint64_t ns, uint64_t sample_ns, uint64_t bs,
+                          bool long_ok)
 {
     if (ns == 0)
         return MIN_CALLS;
     double want = (double)bytes / (double)ns * (double)sample_ns / (double)bs;
-    return want < MIN_CALLS ? MIN_CALLS : (uint64_t)want;
+    double least = long_ok || LONG_SAMPLES * want >= MIN_CALLS ? MIN_CALLS
+                   : LONG_SAMPLES * want >= 1                  ? floor(LONG_SAMPLES * want)
+                                                               : 1;
+    return want < least ? (uint64_t)least : (uint64_t)want;
 }
 
 /* Progress of the layout (sb_engine_layout's callback). */
@@ -454,7 +470,7 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
     const sb_sweep_config *c = s->c;
     const bool stamped = p->from != STAMPS_NONE;
     sb_slope slope = { 0, INFINITY, 0, 0 }; /* read_slope's, after each sample */
-    uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, c->sample_ns, c->sample_ns, p->bs);
+    uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, c->sample_ns, c->sample_ns, p->bs, !p->is_write);
     for (;;) {
         uint64_t left = c->max_bytes > p->bytes ? (c->max_bytes - p->bytes) / p->bs : 0;
         if (left == 0)
@@ -520,8 +536,9 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             p->why = STOP_MAX_BYTES;
         if (p->why != STOP_ERROR)
             break;
-        uint64_t next = calls_for(sb_samples_total_bytes(&p->samples),
-                                  sb_samples_total_ns(&p->samples), c->sample_ns, p->bs);
+        uint64_t next =
+            calls_for(sb_samples_total_bytes(&p->samples), sb_samples_total_ns(&p->samples),
+                      c->sample_ns, p->bs, !p->is_write);
         calls = next > calls * MAX_GROWTH ? calls * MAX_GROWTH : next;
     }
     return SB_OK;
@@ -536,7 +553,7 @@ static SB_MUST_CHECK sb_status run_fixed(sweep *s, point *p, sb_error *err)
     p->have_dev = p->is_write && sb_target_io_counters(s->target, &ioc);
     p->dev_base = p->have_dev ? ioc.write_bytes : 0;
     uint64_t total = s->c->fixed_bytes / p->bs;
-    uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, s->c->sample_ns, s->c->sample_ns, p->bs);
+    uint64_t calls = calls_for(FIRST_SAMPLE_BYTES, s->c->sample_ns, s->c->sample_ns, p->bs, true);
     uint64_t done = 0;
     while (done < total) {
         if (calls > total - done)
@@ -562,7 +579,7 @@ static SB_MUST_CHECK sb_status run_fixed(sweep *s, point *p, sb_error *err)
                         (double)shown * 1e9 / (double)(te - p->t0 ? te - p->t0 : 1), cached);
         if (stop_requested(s))
             return sb_error_set(err, SB_E_INTERRUPTED, 0, "interrupted");
-        calls = calls_for(done * p->bs, te - p->t0, s->c->sample_ns, p->bs);
+        calls = calls_for(done * p->bs, te - p->t0, s->c->sample_ns, p->bs, true);
     }
     if (p->is_write)
         SB_TRY(sb_engine_flush(&p->io, SB_FLUSH_DATA, (int64_t)p->pos, err));
