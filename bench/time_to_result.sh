@@ -146,7 +146,7 @@ built() {
         echo "# target: per pair, ext4 on a fresh loop device (${LOOP_MIB} MiB, direct-io loop," \
             "backing file in $SB_TMP), throttled to the pair's limits"
     echo "# raw data: $OUT*"
-    echo "# limits (read/write MiB/s): ${pairs[*]}; block sizes: ${BS:-the default (8 B to 1 MiB)};${ONLY:+" only $ONLY;"}${DIRS:+" not throttled: $DIRS;"}" \
+    echo "# limits (read/write MiB/s): ${PAIRS:-none}; block sizes: ${BS:-the default (8 B to 1 MiB)};${ONLY:+" only $ONLY;"}${DIRS:+" not throttled: $DIRS;"}" \
         "$REPEAT adaptive run(s) per pair${STORBENCH_BEFORE:+" and $REPEAT before run(s), interleaved"}$(
             [[ $REF == 0 ]] || echo ", after a 10 s reference")${SIZE:+"; seed method --size $SIZE"}"
 } | tee "$OUT.header" >&2

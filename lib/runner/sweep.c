@@ -258,10 +258,10 @@ typedef struct point {
  * With long_ok false, where MIN_CALLS blocks would last more than
  * LONG_SAMPLES samples, a sample holds the blocks of LONG_SAMPLES samples
  * instead, at least one (a block that alone lasts a sample spans the
- * rhythm MIN_CALLS is for). Adaptive writes use it: each of
- * their samples ends with an fdatasync, and 4 blocks of 1 MiB at 3 MiB/s
- * made samples of 1.3 s, too few in 10 s for the batches' rule, so 512
- * KiB and 1 MiB writes ran to max time (bench/RESULTS.md §16).
+ * rhythm MIN_CALLS is for). Adaptive writes use it: each of their samples
+ * ends with an fdatasync, and 4 blocks of 1 MiB at 3 MiB/s made samples of
+ * 1.3 s, too few in 10 s for the batches' rule, so 512 KiB and 1 MiB
+ * writes ran to max time (bench/RESULTS.md §16).
  */
 static uint64_t calls_for(uint64_t bytes, uint64_t ns, uint64_t sample_ns, uint64_t bs,
                           bool long_ok)

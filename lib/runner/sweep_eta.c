@@ -5,10 +5,10 @@
  * so far, on average, starting from a prior of PRIOR_MIN_TIMES min times
  * weighted as PRIOR_POINTS points (from the first point alone, the first
  * ETA was 0:53 for a sweep of 4:18). By direction, since the sweep writes
- * first, and its writes take longer (CPU-bound writes of 8-32 B, and large
- * ones on slow devices, run to max time) than the reads after them (3.1-3.9
- * s against 1.4-2.3 s on average in default sweeps on the test bed,
- * bench/RESULTS.md §15). Replayed on the point times of 13 default sweeps
+ * first, and its writes take longer (CPU-bound writes of 8-32 B run to max
+ * time) than the reads after them (3.1-3.9 s against 1.4-2.3 s on average
+ * in default sweeps on the test bed, bench/RESULTS.md §15; 3.1-3.6 s
+ * against 1.6-2.7 s in §16). Replayed on the point times of 13 default sweeps
  * at 7/3, 20/10 and 24/12 MiB/s, from a quarter of each on and while more
  * than 10 s were left: this ETA was off by 28% of the time left at the
  * median (+23% on average); one average over both directions by +67%

@@ -21,8 +21,8 @@ typedef struct sb_sweep_eta {
     bool writes, reads; /* the directions measured */
     size_t n_points;    /* all points, across targets */
     /* What a point is expected to take before any of its direction has
-     * finished, weighted as SB_SWEEP_ETA_PRIOR_POINTS points; 0 in fixed
-     * mode, which has no prior (sweep_eta.c). */
+     * finished, weighted as PRIOR_POINTS points (sweep_eta.c); 0 in fixed
+     * mode, which has no prior. */
     uint64_t prior_ns;
     uint64_t done_ns[2]; /* time of the points finished: writes, reads */
     size_t done[2];      /* how many */
