@@ -176,6 +176,18 @@ sweep() {
     fi
 }
 
+# sweeps PAIR: every run of one target, on $mnt: the reference, REPEAT
+# adaptive runs (interleaved with the before runs), the seed method.
+sweeps() {
+    local pair=$1 i
+    [[ $REF == 0 ]] || sweep "$pair" ref ref 0 "$STORBENCH" --min-time 10s --max-time 10s
+    for ((i = 1; i <= REPEAT; i++)); do
+        [[ -z $STORBENCH_BEFORE ]] || sweep "$pair" "b$i" before "$i" "$STORBENCH_BEFORE"
+        sweep "$pair" "a$i" after "$i" "$STORBENCH"
+    done
+    [[ -z $SIZE ]] || sweep "$pair" seed seed 0 "$STORBENCH" --size "$SIZE"
+}
+
 for pair in "${pairs[@]}"; do
     rbps=$((${pair%/*} << 20))
     wbps=$((${pair#*/} << 20))
@@ -187,12 +199,7 @@ for pair in "${pairs[@]}"; do
     sb_throttle "$dev" rbps="$rbps" wbps="$wbps"
     echo "# limits $pair: ext4 on $dev, load average $(cut -d' ' -f1-3 /proc/loadavg)" |
         tee -a "$OUT.header" >&2
-    [[ $REF == 0 ]] || sweep "$pair" ref ref 0 "$STORBENCH" --min-time 10s --max-time 10s
-    for ((i = 1; i <= REPEAT; i++)); do
-        [[ -z $STORBENCH_BEFORE ]] || sweep "$pair" "b$i" before "$i" "$STORBENCH_BEFORE"
-        sweep "$pair" "a$i" after "$i" "$STORBENCH"
-    done
-    [[ -z $SIZE ]] || sweep "$pair" seed seed 0 "$STORBENCH" --size "$SIZE"
+    sweeps "$pair"
     # Undo this pair's device, mount and throttle before the next one's.
     sb_cleanup
 done
@@ -204,12 +211,7 @@ for d in "${dirs[@]}"; do
     pair=$(df --output=fstype -- "$d" | tail -n 1):$d
     sb_tmpdir_in "$d" mnt
     echo "# $pair: $mnt, load average $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT.header" >&2
-    [[ $REF == 0 ]] || sweep "$pair" ref ref 0 "$STORBENCH" --min-time 10s --max-time 10s
-    for ((i = 1; i <= REPEAT; i++)); do
-        [[ -z $STORBENCH_BEFORE ]] || sweep "$pair" "b$i" before "$i" "$STORBENCH_BEFORE"
-        sweep "$pair" "a$i" after "$i" "$STORBENCH"
-    done
-    [[ -z $SIZE ]] || sweep "$pair" seed seed 0 "$STORBENCH" --size "$SIZE"
+    sweeps "$pair"
     sb_cleanup
 done
 
