@@ -18,7 +18,9 @@ typedef struct sweep_args {
     sb_fscompare_config fsc;
     cli_output out;
     cli_save save;
-    bool stonewall; /* --stonewall (cli_fleet_stonewall) */
+    bool stonewall;   /* --stonewall (cli_fleet_stonewall) */
+    bool file_size;   /* --file-size given: laid out in full unless --layout-time */
+    bool layout_time; /* --layout-time given */
 } sweep_args;
 
 /* Parses a percentage such as "2" or "2%" into a fraction. */
@@ -63,7 +65,20 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
     case SWEEP_SIZE: st = cli_parse_size_nonzero(arg, "--size", &c->fixed_bytes, &err); break;
     case SWEEP_FILE_SIZE:
         st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err);
+        a->file_size = true;
         break;
+    case SWEEP_LAYOUT_TIME: {
+        uint64_t v;
+        st = sb_parse_time_ns(arg, "--layout-time", &v, &err);
+        if (st == SB_OK && v != 0 && (v < 1000000000ull || v > 86400000000000ull))
+            st = sb_error_set(&err, SB_E_INVALID, 0,
+                              "--layout-time: '%s' is not 0 or from 1s to 24h", arg);
+        if (st == SB_OK) {
+            c->layout_max_ns = v;
+            a->layout_time = true;
+        }
+        break;
+    }
     case SWEEP_MIN_TIME: st = sb_parse_time_ns(arg, "--min-time", &c->min_ns, &err); break;
     case SWEEP_MAX_TIME: st = cli_parse_time_nonzero(arg, "--max-time", &c->max_ns, &err); break;
     case SWEEP_MAX_BYTES:
@@ -119,6 +134,13 @@ static void fscompare_notice(const char *line, void *ctx)
 static int measure_and_print(sweep_args *a, const char *cmdline, const char *const *paths, size_t n)
 {
     sb_error err;
+    /* A file size given is laid out in full, unless --layout-time says
+     * otherwise. */
+    if (a->file_size && !a->layout_time)
+        a->cfg.layout_max_ns = 0;
+    if (a->layout_time && a->cfg.fixed_bytes)
+        return cli_usage_error("--layout-time is for adaptive sweeps; with --size every point "
+                               "moves exactly SIZE");
     if (!cli_ok(sb_sweep_check_config(&a->cfg, &err), &err))
         return CLI_EXIT_USAGE;
     a->cfg.progress = cli_progress_on(a->out.quiet) ? cli_progress : NULL;

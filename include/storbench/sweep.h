@@ -2,7 +2,8 @@
  * sweep.h: the block-size sweep (seed 000's dd loops, measured right).
  *
  * For each target, storbench lays out one test file of file_bytes (64 MiB by
- * default) with large writes, then measures a write point and, after all
+ * default, less when its layout_max_ns runs out) with large writes, then
+ * measures a write point and, after all
  * writes, a read point at every block size, one write()/read() system call
  * per block:
  *
@@ -95,6 +96,20 @@ typedef void (*sb_progress_fn)(const sb_progress *p, void *ctx);
 #define SB_SWEEP_DEFAULT_MAX_BYTES (4ull << 30) /* 4 GiB per point */
 #define SB_SWEEP_DEFAULT_SAMPLE_NS 100000000ull /* 100 ms per sample */
 #define SB_SWEEP_DEFAULT_PAUSE_NS 300000000ull  /* up to 300 ms for the device to go idle */
+/* How long an adaptive sweep lays out its test file at most by default, and
+ * the least it then holds (layout_max_ns). The points overwrite and read
+ * the file in place and wrap at its end, so it need not hold all a point
+ * moves: it has to be real, allocated data, beyond a card's cache (a few
+ * MiB), and long enough that a read seldom wraps. 64 MiB took 21 s of a
+ * 100 s sweep at 3 MiB/s; 5 s lays all of it out at 12.8 MiB/s or more.
+ * The least, 32 MiB (10.7 s at 3 MiB/s), is what a buffered read at
+ * 7 MiB/s reads in 4.6 s: with 16 MiB those reads wrapped once or twice,
+ * and each wrap's cache drop cost about a second; and a cut file is laid
+ * out on to 2 s of the device's read rate, read back for 0.2 s, since a
+ * card that reads 40 MiB/s and writes 4 would wrap every 0.8 s in 32 MiB
+ * (sweep.c, read_floor; bench/RESULTS.md §17). */
+#define SB_SWEEP_DEFAULT_LAYOUT_NS 5000000000ull
+#define SB_SWEEP_LAYOUT_MIN (32ull << 20)
 
 typedef struct sb_sweep_config {
     uint64_t bs[SB_SWEEP_MAX_BS]; /* block sizes in bytes, in order */
@@ -103,18 +118,26 @@ typedef struct sb_sweep_config {
     bool do_read;
     uint64_t fixed_bytes; /* > 0: fixed mode, bytes per point */
     uint64_t file_bytes;  /* adaptive test-file size */
-    uint64_t min_ns;      /* adaptive: minimum sampled time per point */
-    uint64_t max_ns;      /* adaptive: maximum time per point */
-    uint64_t max_bytes;   /* adaptive: byte cap per point */
-    double rel_ci;        /* stability threshold, see stats.h */
-    uint64_t sample_ns;   /* target length of one sample */
-    uint64_t pause_ns;    /* longest wait for an idle device before each point (0: none) */
-    bool pause_fixed;     /* wait all of pause_ns, idle or not (`--pause`) */
-    bool direct;          /* allow O_DIRECT for reads */
-    bool drop_caches;     /* also drop every cache before read points (root) */
-    bool destructive;     /* allow writing to block devices */
-    bool force;           /* with destructive: also over a filesystem (target.h) */
-    char engine[16];      /* "sync" (read/write) or "psync" (pread/pwrite) */
+    /* Adaptive: the layout ends after this long with what it wrote, at
+     * least SB_SWEEP_LAYOUT_MIN (and the largest block), then goes on to
+     * 2 s of the device's read rate when the sweep reads, and the points
+     * use that much; 0: all of file_bytes. SB_SWEEP_DEFAULT_LAYOUT_NS by
+     * default (the command line: 0 when --file-size is given). A target
+     * whose file was cut says so in its info: test_file_bytes (what the
+     * points used) and test_file_bytes_asked. Fixed mode ignores it. */
+    uint64_t layout_max_ns;
+    uint64_t min_ns;    /* adaptive: minimum sampled time per point */
+    uint64_t max_ns;    /* adaptive: maximum time per point */
+    uint64_t max_bytes; /* adaptive: byte cap per point */
+    double rel_ci;      /* stability threshold, see stats.h */
+    uint64_t sample_ns; /* target length of one sample */
+    uint64_t pause_ns;  /* longest wait for an idle device before each point (0: none) */
+    bool pause_fixed;   /* wait all of pause_ns, idle or not (`--pause`) */
+    bool direct;        /* allow O_DIRECT for reads */
+    bool drop_caches;   /* also drop every cache before read points (root) */
+    bool destructive;   /* allow writing to block devices */
+    bool force;         /* with destructive: also over a filesystem (target.h) */
+    char engine[16];    /* "sync" (read/write) or "psync" (pread/pwrite) */
     sb_progress_fn progress;
     void *progress_ctx;
     atomic_int *stop;    /* set non-zero (from a signal handler) to stop; may be NULL */
@@ -122,8 +145,8 @@ typedef struct sb_sweep_config {
 } sb_sweep_config;
 
 /* Fills c with the defaults: the seed's 18 sizes (8 B .. 1 MiB), write and
- * read, adaptive, 64 MiB file, 1 s .. 10 s per point, sync engine, direct
- * reads allowed. */
+ * read, adaptive, 64 MiB file laid out for at most 5 s, 1 s .. 10 s per
+ * point, sync engine, direct reads allowed. */
 void sb_sweep_config_init(sb_sweep_config *c);
 
 /* Checks c on its own (block sizes, times, engine, fixed size against the

@@ -244,6 +244,28 @@ static void read_paths(const sb_run *run, sb_sink *sink)
     }
 }
 
+/* Names the targets whose layout time ran out before the test file was
+ * all written (sweep.h, layout_max_ns): their points used less. */
+static void cut_files(const sb_run *run, sb_sink *sink)
+{
+    bool any = false;
+    for (size_t t = 0; t < run->n_targets; t++) {
+        const sb_target_res *tr = &run->targets[t];
+        const char *used = sb_kvs_get(&tr->info, "test_file_bytes");
+        const char *asked = sb_kvs_get(&tr->info, "test_file_bytes_asked");
+        if (!used || !asked)
+            continue;
+        char name[1024], u[32], a[32];
+        sb_sink_printf(sink, "%s: %s test file (of %s asked: the layout's time ran out)\n",
+                       target_name(run, tr, name, sizeof name),
+                       sb_format_bytes(strtoull(used, NULL, 10), u, sizeof u),
+                       sb_format_bytes(strtoull(asked, NULL, 10), a, sizeof a));
+        any = true;
+    }
+    if (any)
+        sb_sink_puts(sink, "\n");
+}
+
 static void cpu_table(const sb_run *run, sb_sink *sink)
 {
     uint64_t sizes[MAX_ROWS];
@@ -384,6 +406,7 @@ sb_status sb_report_tables_text(const sb_run *run, const sb_report_opts *o, sb_s
     sb_sink_puts(sink, "\n\n");
 
     marks wm = { 0 }, rm = { 0 };
+    cut_files(run, sink);
     if (throughput_table(run, o, "write",
                          "Write throughput (buffered writes, timed to fdatasync; ± = 95% spread)",
                          &wm, sink)) {

@@ -46,6 +46,10 @@
 /* A read paced by its calls stops at this many times min time (cpu_paced). */
 #define CPU_MIN_TIMES 3
 #define LAYOUT_BS (1u << 20)
+/* The read probe of a layout cut by its time (read_floor). */
+#define PROBE_BS (256u << 10)
+#define PROBE_NS 200000000ull
+#define READ_FLOOR_NS 2000000000ull
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
 #define BUF_ALIGN 4096u
 
@@ -62,6 +66,7 @@ void sb_sweep_config_init(sb_sweep_config *c)
     c->do_write = true;
     c->do_read = true;
     c->file_bytes = SB_SWEEP_DEFAULT_FILE_BYTES;
+    c->layout_max_ns = SB_SWEEP_DEFAULT_LAYOUT_NS;
     c->min_ns = SB_SWEEP_DEFAULT_MIN_NS;
     c->max_ns = SB_SWEEP_DEFAULT_MAX_NS;
     c->max_bytes = SB_SWEEP_DEFAULT_MAX_BYTES;
@@ -296,13 +301,34 @@ static void layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
     report_progress(s, "laying out", LAYOUT_BS, elapsed_ns, rate, false);
 }
 
+/* Where an adaptive layout may end when its time (layout_max_ns) runs out:
+ * SB_SWEEP_LAYOUT_MIN, or the largest block in whole layout chunks, at
+ * most `bytes`. 0: it writes all of `bytes` (no limit, or fixed mode,
+ * whose reads read exactly what was asked). */
+static uint64_t layout_min_to(const sb_sweep_config *c, uint64_t bytes)
+{
+    if (c->fixed_bytes || !c->layout_max_ns)
+        return 0;
+    uint64_t min = SB_SWEEP_LAYOUT_MIN;
+    for (size_t i = 0; i < c->n_bs; i++) {
+        uint64_t b = (c->bs[i] + LAYOUT_BS - 1) / LAYOUT_BS * LAYOUT_BS;
+        min = b > min ? b : min;
+    }
+    return min < bytes ? min : bytes;
+}
+
 /* Extends the test file to `bytes` with large writes, untimed, so that read
- * points and in-place writes find real, allocated data. */
-static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, sb_error *err)
+ * points and in-place writes find real, allocated data; with may_cut for
+ * at most layout_max_ns (layout_min_to). *end receives where the file ends
+ * now: what the points use. */
+static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes, bool may_cut,
+                                       uint64_t *end, sb_error *err)
 {
     uint64_t have = sb_testfile_size(tf) / LAYOUT_BS * LAYOUT_BS;
+    *end = bytes;
     if (have >= bytes)
         return SB_OK;
+    uint64_t min_to = may_cut ? layout_min_to(s->c, bytes) : 0;
     sb_layout l = {
         .fd = sb_testfile_fd(tf),
         .path = sb_testfile_path(tf),
@@ -314,13 +340,73 @@ static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes
         .stop = s->c->stop,
         .progress = layout_progress,
         .progress_ctx = s,
+        .max_ns = min_to ? s->c->layout_max_ns : 0,
+        .min_to = min_to,
+        .end = end,
     };
     uint64_t t0 = sb_clock_ns();
     s->lay_based = false;
     SB_TRY(sb_engine_layout(&l, err));
     s->layout_ns += sb_clock_ns() - t0;
-    s->layout_bytes += bytes - have;
+    s->layout_bytes += *end - have;
     return SB_OK;
+}
+
+/*
+ * What a layout cut by its time must still hold: the reads wrap at the
+ * file's end, and a buffered read's wrap (the file's cache dropped,
+ * readahead begun again) costs it about a second. At 40/4 MiB/s a 32 MiB
+ * file made 32-256 B reads wrap every 0.8 s and take 2.5-2.8 s instead of
+ * 1.0-1.2 s, more than the layout saved (bench/RESULTS.md §17); a buffered
+ * read point reads 17-48 MiB on the test bed (7 to 40 MiB/s). The layout
+ * cannot know the read rate, so it is read here: PROBE_BS blocks from the
+ * file's start, direct where the target allows it (else buffered, the
+ * cache dropped first), for PROBE_NS, and *floor is READ_FLOOR_NS of that
+ * rate in whole layout chunks. Untimed, like the layout; a device reading
+ * less than 16 MiB/s needs no more than the 32 MiB the layout keeps.
+ */
+static SB_MUST_CHECK sb_status read_floor(sweep *s, sb_testfile *tf, uint64_t used, uint64_t *floor,
+                                          sb_error *err)
+{
+    int fd = sb_testfile_fd(tf);
+    SB_TRY(sb_cache_drop_file(fd, 0, 0, err));
+    int dfd;
+    sb_error ignored;
+    if (s->c->direct && PROBE_BS % sb_testfile_dio_align(tf) == 0 &&
+        sb_testfile_direct_fd(tf, &dfd, &ignored) == SB_OK)
+        fd = dfd;
+    sb_io_file io = {
+        .eng = &sb_engine_psync, .fd = fd, .path = sb_testfile_path(tf), .stop = s->c->stop
+    };
+    uint64_t t0 = sb_clock_ns(), ns = 0, off = 0;
+    while (off + PROBE_BS <= used && ns < PROBE_NS) {
+        size_t done = 0;
+        SB_TRY(sb_engine_xfer(&io, false, s->buf, PROBE_BS, (int64_t)off, &done, err));
+        off += done;
+        ns = sb_clock_ns() - t0;
+    }
+    /* What the buffered probe read is cached now. */
+    SB_TRY(sb_cache_drop_file(sb_testfile_fd(tf), 0, 0, err));
+    double want = ns ? (double)off * (double)READ_FLOOR_NS / (double)ns : 0;
+    *floor = want < (double)UINT64_MAX / 2
+                 ? ((uint64_t)want + LAYOUT_BS - 1) / LAYOUT_BS * LAYOUT_BS
+                 : UINT64_MAX / 2;
+    return SB_OK;
+}
+
+/* The layout before a target's first point: cut by its time, then laid out
+ * on to what the reads need (read_floor), at most `bytes`. */
+static SB_MUST_CHECK sb_status lay_out_first(sweep *s, sb_testfile *tf, uint64_t bytes,
+                                             uint64_t *used, sb_error *err)
+{
+    SB_TRY(lay_out(s, tf, bytes, true, used, err));
+    if (*used >= bytes || !s->c->do_read)
+        return SB_OK;
+    uint64_t floor;
+    SB_TRY(read_floor(s, tf, *used, &floor, err));
+    if (floor <= *used)
+        return SB_OK;
+    return lay_out(s, tf, floor < bytes ? floor : bytes, false, used, err);
 }
 
 /* Starts the file again at offset 0. */
@@ -846,6 +932,16 @@ static SB_MUST_CHECK sb_status record_thermal(sb_run *run, const char *prefix, s
     return st;
 }
 
+/* A layout whose time ran out: the target says what its points used and
+ * what was asked. */
+static SB_MUST_CHECK sb_status record_cut(sb_target_res *tres, uint64_t asked, uint64_t used,
+                                          sb_error *err)
+{
+    SB_TRY(sb_kvs_setf(&tres->info, err, "test_file_bytes", "%llu", (unsigned long long)used));
+    return sb_kvs_setf(&tres->info, err, "test_file_bytes_asked", "%llu",
+                       (unsigned long long)asked);
+}
+
 /* All points of one target. Returns the first error; the test file is
  * removed whatever happens. */
 static SB_MUST_CHECK sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run *run,
@@ -868,18 +964,26 @@ static SB_MUST_CHECK sb_status run_target(sweep *s, sb_target *t, uint64_t file_
     bool dir = sb_target_kind_of(t) == SB_TARGET_DIRECTORY;
 
     /* Adaptive writes overwrite a laid-out file in place (no allocation
-     * inside the timed part, as fio lays out its files first). */
+     * inside the timed part, as fio lays out its files first). The points
+     * use what the layout wrote when its time ran out first. */
+    uint64_t used = file_bytes;
     if (st == SB_OK && dir && s->c->do_write && !s->c->fixed_bytes)
-        st = lay_out(s, tf, file_bytes, err);
+        st = lay_out_first(s, tf, file_bytes, &used, err);
+    if (st == SB_OK && used < file_bytes)
+        st = record_cut(tres, file_bytes, used, err);
     for (size_t i = 0; st == SB_OK && s->c->do_write && i < s->c->n_bs; i++) {
-        st = run_point(s, tres, tf, file_bytes, true, s->c->bs[i], err);
+        st = run_point(s, tres, tf, used, true, s->c->bs[i], err);
         if (st == SB_OK)
             st = watch_throttle(s, tres, err);
     }
+    uint64_t was = used;
     if (st == SB_OK && dir && s->c->do_read)
-        st = lay_out(s, tf, file_bytes, err);
+        st = s->c->fixed_bytes ? lay_out(s, tf, file_bytes, false, &used, err)
+                               : lay_out_first(s, tf, used, &used, err);
+    if (st == SB_OK && used < was)
+        st = record_cut(tres, file_bytes, used, err);
     for (size_t i = 0; st == SB_OK && s->c->do_read && i < s->c->n_bs; i++) {
-        st = run_point(s, tres, tf, file_bytes, false, s->c->bs[i], err);
+        st = run_point(s, tres, tf, used, false, s->c->bs[i], err);
         if (st == SB_OK)
             st = watch_throttle(s, tres, err);
     }

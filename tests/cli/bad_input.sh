@@ -103,6 +103,10 @@ check "second TARGET missing, first untouched" 1 "'$W/missing'" -- \
 check "block size larger than the test file" 1 "1.0 MiB" "512.0 KiB" "'$D'" -- \
     sweep "${F[@]}" --bs 1m --file-size 512k "$D"
 check "sweep: --force without --destructive" 2 "--force is only for --destructive" -- sweep --force "$W"
+check "sweep: --layout-time below 1 s" 2 "--layout-time: '500ms' is not 0 or from 1s to 24h" -- \
+    sweep "${F[@]}" --layout-time 500ms "$D"
+check "sweep: --layout-time with --size" 2 "--layout-time is for adaptive sweeps" -- \
+    sweep "${F[@]}" --size 1m --layout-time 10s "$D"
 check "job: --force without --destructive" 2 "--force is only for --destructive" -- \
     job --force --name=x --rw=read --size=1m "--directory=$W"
 check "run: missing directory" 1 "'$W/missing'" -- run -q --time 0.2s --size 16m "$W/missing"

@@ -28,7 +28,9 @@
 #  * a run whose layout time ran out (--layout-time): the layout shown with
 #    the size it will have, the ETA foreseeing it, a note and the table's
 #    header saying it, the sequential rates within 6% of the limits, the
-#    size asked kept in the archive;
+#    size asked kept in the archive; a sweep whose layout time ran out
+#    lays out on to 2 s of reading and says so above its tables, its points
+#    still at the limits (within 3%);
 #  * a run stopped (SIGINT) during its layout prints no table, saves no run,
 #    and says so.
 set -euo pipefail
@@ -215,6 +217,36 @@ check sweep "the time left never beyond the ETA's bound (up to ...)" '
         }
         if (!n) print "no bound shown"
     }'
+
+# The sweep's layout ends at its time too (--layout-time; 5 s by default)
+# with what it wrote, at least 32 MiB, then goes on to 2 s of the device's
+# read rate (read back for 0.2 s): here 2 s at 10 MiB/s would be 20 MiB of
+# a 256 MiB file, so 32, then 2 s of 20 MiB/s (40 MiB; more if the read
+# back caught the throttle's credit). The text says so above its tables,
+# and the points, which wrap at the file's end, still measure the limits
+# (within 3%).
+record sweepcut sweep --no-save --bs 4k,1m --max-time 3s --file-size 256m --layout-time 2s \
+    "$mnt"
+check sweepcut "no silence over 1 s" "$no_silence"
+check sweepcut "the cut said above the tables, the rates at the limits" '
+    match($0, /[0-9.]+ MiB test file \(of 256.0 MiB asked: the layout.s time ran out\)/) {
+        n = substr($0, RSTART) + 0
+        if (n < 40 || n > 100) print "a test file of " n " MiB, expected 40-100"
+        note = 1
+    }
+    /Write throughput/ { d = "write"; next }
+    /Read throughput/ { d = "read"; next }
+    /CPU %/ { d = "" }
+    d != "" && ($2 == "4k" || $2 == "1M") {
+        lim = d == "write" ? W : R
+        if ($3 < lim * 0.97 || $3 > lim * 1.03) print d " " $2 ": " $3 " MiB/s, the limit " lim
+        rows++
+    }
+    END { if (!note) print "no note of the cut"; if (rows != 4) print rows + 0 " of the 4 rows found" }'
+[[ -z $(find "$mnt" -name 'storbench-*' -print -quit) ]] || {
+    echo "not ok - sweepcut: a test file was left in $mnt"
+    failed=$((failed + 1))
+}
 
 record bonnie bonnie --no-save -d "$mnt" -s 48:8k:2000 -n 0 -f
 check bonnie "no silence over 1 s" "$no_silence"
