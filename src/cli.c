@@ -297,6 +297,17 @@ sb_status cli_parse_time_nonzero(const char *arg, const char *opt, uint64_t *out
     return nonzero(arg, opt, *out, err);
 }
 
+sb_status cli_parse_layout_time(const char *arg, uint64_t *out, sb_error *err)
+{
+    uint64_t v;
+    SB_TRY(sb_parse_time_ns(arg, "--layout-time", &v, err));
+    if (v != 0 && (v < 1000000000ull || v > 86400000000000ull))
+        return sb_error_set(err, SB_E_INVALID, 0, "--layout-time: '%s' is not 0 or from 1s to 24h",
+                            arg);
+    *out = v;
+    return SB_OK;
+}
+
 /* What went wrong: err's message, or the status's name when err is NULL
  * or says nothing. */
 static const char *what_failed(sb_status st, const sb_error *err)

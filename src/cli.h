@@ -82,6 +82,10 @@ SB_MUST_CHECK sb_status cli_parse_size_nonzero(const char *arg, const char *opt,
                                                sb_error *err);
 SB_MUST_CHECK sb_status cli_parse_time_nonzero(const char *arg, const char *opt, uint64_t *out,
                                                sb_error *err);
+/* A layout's time limit (`--layout-time` of run and sweep): 0 for none, or
+ * from 1 s to 24 h; SB_E_INVALID ("--layout-time: 'ARG' is not 0 or from 1s
+ * to 24h") otherwise. */
+SB_MUST_CHECK sb_status cli_parse_layout_time(const char *arg, uint64_t *out, sb_error *err);
 /* True when st is SB_OK, else false after printing err's message (the
  * status's name when err is NULL): the end of an option handler, or the
  * check of a command's configuration. */

@@ -64,14 +64,8 @@ static bool run_option(int idx, const char *arg, void *ctx)
             a->cfg.size_bytes = v;
         break;
     case RUN_LAYOUT_TIME:
-        st = sb_parse_time_ns(arg, "--layout-time", &v, &err);
-        if (st == SB_OK && v != 0 && (v < 1000000000ull || v > 86400000000000ull))
-            st = sb_error_set(&err, SB_E_INVALID, 0,
-                              "--layout-time: '%s' is not 0 or from 1s to 24h", arg);
-        if (st == SB_OK) {
-            a->cfg.layout_max_ns = v;
-            a->layout_time = true;
-        }
+        st = cli_parse_layout_time(arg, &a->cfg.layout_max_ns, &err);
+        a->layout_time = true;
         break;
     case RUN_PROFILE:
         if (strcmp(arg, "standard") == 0)

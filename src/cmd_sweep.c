@@ -67,18 +67,10 @@ static bool sweep_option(int idx, const char *arg, void *ctx)
         st = cli_parse_size_nonzero(arg, "--file-size", &c->file_bytes, &err);
         a->file_size = true;
         break;
-    case SWEEP_LAYOUT_TIME: {
-        uint64_t v;
-        st = sb_parse_time_ns(arg, "--layout-time", &v, &err);
-        if (st == SB_OK && v != 0 && (v < 1000000000ull || v > 86400000000000ull))
-            st = sb_error_set(&err, SB_E_INVALID, 0,
-                              "--layout-time: '%s' is not 0 or from 1s to 24h", arg);
-        if (st == SB_OK) {
-            c->layout_max_ns = v;
-            a->layout_time = true;
-        }
+    case SWEEP_LAYOUT_TIME:
+        st = cli_parse_layout_time(arg, &c->layout_max_ns, &err);
+        a->layout_time = true;
         break;
-    }
     case SWEEP_MIN_TIME: st = sb_parse_time_ns(arg, "--min-time", &c->min_ns, &err); break;
     case SWEEP_MAX_TIME: st = cli_parse_time_nonzero(arg, "--max-time", &c->max_ns, &err); break;
     case SWEEP_MAX_BYTES:
