@@ -3,9 +3,8 @@
  *
  * For each target, storbench lays out one test file of file_bytes (64 MiB by
  * default, less when its layout_max_ns runs out) with large writes, then
- * measures a write point and, after all
- * writes, a read point at every block size, one write()/read() system call
- * per block:
+ * measures a write point and, after all writes, a read point at every block
+ * size, one write()/read() system call per block:
  *
  *  - Writes are buffered, as an application's are, and durable: every sample
  *    ends with fdatasync before the clock stops, so the page cache cannot
