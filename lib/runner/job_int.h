@@ -93,7 +93,7 @@ typedef struct sb_jstat {
     sb_hist lat; /* ns, queue to completion */
     double sum_sq;
     uint64_t ios, bytes, short_ios;
-    /* SB_JOB_SAMPLE_NS samples of bytes/s and IOPS */
+    /* bytes/s and IOPS of each SB_JOB_SAMPLE_NS from the start of counting */
     double *bw, *iops;
     size_t n_samples, cap;
     uint64_t mark_bytes, mark_ios;
@@ -128,8 +128,8 @@ typedef struct sb_jworker {
     /* bounds */
     uint64_t io_limit; /* bytes to move, 0: time only */
     uint64_t moved;
-    uint64_t t_begin, t_count, t_end, t_next_sample, t_deadline;
-    uint64_t t_last_sample; /* when the last sample was taken (t_count at first) */
+    uint64_t t_begin, t_count, t_end, t_deadline;
+    uint64_t t_next_sample; /* the end of the sample under way */
     uint64_t t_progress;    /* inline progress due (UINT64_MAX in a thread of its own) */
     uint64_t t_gate;  /* inline gate question due (UINT64_MAX: none, or a thread of its own) */
     uint64_t t_event; /* the first of the times above that tick() acts on */

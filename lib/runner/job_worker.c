@@ -5,9 +5,10 @@
  *
  * The hot loops (sync_loop, async_loop) do per I/O: pick direction, file and
  * offset, one engine call, two clock reads (sync) or one per reaped batch
- * (async), and the accounting in account(); tick() then compares the clock
- * with the few deadlines (end of the ramp, next sample, runtime, progress
- * when the worker runs in the calling thread). Everything else (a short or
+ * (async), a comparison with the end of the sample under way
+ * (samples_due()) and the accounting in account(); tick() then compares the
+ * clock with the few deadlines (end of the ramp, runtime, progress when the
+ * worker runs in the calling thread). Everything else (a short or
  * failed transfer, fsync=N) leaves the loop for the engine's helpers.
  */
 #include <errno.h>
@@ -85,18 +86,47 @@ static void reset_stats(sb_jworker *w)
     }
 }
 
+/*
+ * A sample is what completed in one SB_JOB_SAMPLE_NS of a grid from the
+ * start of counting, as in fio's bandwidth log. samples_due() runs before
+ * the completions at now are counted and closes every interval that ended
+ * by now. What was counted since the last sample completed before the end
+ * of the first of them (the check ran at each of those completions), so
+ * that one gets it all; the others passed in a stall with nothing
+ * completing and are zero. None ends after the runtime. So a runtime of
+ * whole samples has that many however late the completions are (the last
+ * is due at the end of the runtime, which the completion that ends the job
+ * passes), and the samples' mean is what completed in the runtime over the
+ * runtime.
+ */
+static void close_samples(sb_jworker *w, uint64_t now)
+{
+    uint64_t end = now < w->t_deadline ? now : w->t_deadline;
+    while (w->t_next_sample <= end) {
+        for (int d = 0; d < 2; d++)
+            add_sample(&w->st[d], (double)SB_JOB_SAMPLE_NS / 1e9);
+        w->t_next_sample += SB_JOB_SAMPLE_NS;
+    }
+}
+
+static inline void samples_due(sb_jworker *w, uint64_t now)
+{
+    if (w->counting && now >= w->t_next_sample)
+        close_samples(w, now);
+}
+
 /* The first of the times at which tick() has work to do: the end of the
- * ramp or the next sample, and progress. */
+ * ramp, and progress. */
 static void next_event(sb_jworker *w)
 {
-    uint64_t t = w->counting ? w->t_next_sample : w->t_count;
+    uint64_t t = w->counting ? UINT64_MAX : w->t_count;
     if (w->t_progress < t)
         t = w->t_progress;
     w->t_event = t < w->t_gate ? t : w->t_gate;
 }
 
-/* What is due at now: the end of the ramp, a 500 ms sample, progress when
- * it is this thread's to report. */
+/* What is due at now: the end of the ramp, progress when it is this
+ * thread's to report. */
 static void events(sb_jworker *w, uint64_t now)
 {
     const sb_job *j = w->job;
@@ -104,25 +134,11 @@ static void events(sb_jworker *w, uint64_t now)
         w->counting = true;
         reset_stats(w);
         w->moved = 0;
-        w->t_count = w->t_last_sample = now;
+        w->t_count = now;
         w->t_next_sample = now + SB_JOB_SAMPLE_NS;
         w->t_deadline = j->runtime_us ? now + j->runtime_us * 1000 : UINT64_MAX;
         sb_clock_cpu_thread(&w->cpu0);
         atomic_store_explicit(&w->state, SB_JW_RUNNING, memory_order_relaxed);
-    }
-    if (w->counting && now >= w->t_next_sample) {
-        /* A sample is what moved since the last one, over the time really
-         * between them; they are due on a fixed grid from the start, so
-         * that one taken late does not push the next ones later: the last
-         * one is due at the end of a runtime of whole samples (tick() sees
-         * it before it stops the job), however late the ones before were.
-         * A stall over a whole sample skips its grid points. */
-        double secs = (double)(now - w->t_last_sample) / 1e9;
-        for (int d = 0; d < 2; d++)
-            add_sample(&w->st[d], secs);
-        w->t_last_sample = now;
-        while (w->t_next_sample <= now)
-            w->t_next_sample += SB_JOB_SAMPLE_NS;
     }
     if (now >= w->t_progress) {
         sb_job_progress_report(w->sh);
@@ -257,6 +273,7 @@ static SB_MUST_CHECK sb_status sync_loop(sb_jworker *w)
         }
         uint64_t t1 = sb_clock_ns();
         w->pos[fi] = off + (int64_t)got;
+        samples_due(w, t1);
         account(w, d, t1 - t0, len, got);
         if (d == SB_DIR_WRITE) {
             w->writes_since_sync++;
@@ -330,6 +347,8 @@ static SB_MUST_CHECK sb_status async_loop(sb_jworker *w)
         }
         uint64_t now = sb_clock_ns();
         inflight -= n;
+        if (!done) /* not what completes after the runtime */
+            samples_due(w, now);
         for (unsigned i = 0; i < n; i++) {
             sb_io *io = w->done[i];
             free_list[free_n++] = io;

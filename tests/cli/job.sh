@@ -110,11 +110,11 @@ else
     grep -qE '^(test +read|writer +write) ' "$T/out/show.stdout" || bad "results show $id: no job table"
 fi
 
-# Samples are due every 500 ms on a grid from the job's start, so the last
-# is due at the end of a 2 s job however late the ones before it were: 4
-# (it had 3, each due 500 ms after the one before was taken, the last after
-# the end; their mean was not the job's rate). Only a stall over a whole
-# sample would skip one.
+# A sample is what completed in one 500 ms of a grid from the job's start,
+# so a 2 s job has 4 however late its completions are (it had 3, each due
+# 500 ms after the one before was taken, the last after the end; later 3 when
+# a stall spanned a whole sample). job_accuracy (slow) checks the zeros of a
+# stall.
 sb_run "$T/out/samp" job --name=samp --filename="$T/temp/samp" --rw=write --bs=1m --direct=1 --size=32M \
     --time_based --runtime=2 --label sampled=yes
 sb_run "$T/out/samplist" results list --filter sampled=yes

@@ -8,7 +8,9 @@
 #    it works here, with io_uring and libaio at queue depth 8;
 #  * four jobs (numjobs=4, group_reporting) against 400 IOPS: the sum within
 #    5% of the limit;
-#  * randrw with rwmixread=75: a read share of 75% +- 2 points.
+#  * randrw with rwmixread=75: a read share of 75% +- 2 points;
+#  * at 1 IOPS, the 500 ms samples of a 4 s job: 8, those with nothing
+#    completed zero (fio's log), none after the runtime.
 # ramp_time=1 keeps the throttle's first burst of credit out of the numbers,
 # as a user would. The numbers are read from --output-format=json, so this
 # also checks the fio-format output that scripts rely on.
@@ -79,6 +81,16 @@ for eng in io_uring libaio; do
         echo "SKIP part: $eng: ${why:-not listed by job --help}"
     fi
 done
+
+# A read a second stalls over whole samples: they are there, and zero.
+sb_throttle "$dev" riops=1
+job stall --rw=read --bs=4k --direct=1 --ramp_time=0
+n=$(field stall 'j["read"]["bw_samples"]')
+low=$(field stall 'j["read"]["bw_min"]')
+in_runtime=$(field stall 'j["read"]["bw_mean"] * 1024 * 4 <= j["read"]["io_bytes"] + 1')
+echo "1 IOPS for 4 s: $n samples, the lowest $low KiB/s"
+[[ $n -eq 8 && $low -eq 0 && $in_runtime == True ]] ||
+    { echo "1 IOPS: expected 8 samples, some zero, none past the runtime"; bad=1; }
 
 sb_throttle "$dev" riops=400
 job four --rw=randread --bs=4k --direct=1 --numjobs=4 --group_reporting
