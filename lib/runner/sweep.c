@@ -43,8 +43,11 @@
  * waited for the device: its own calls set the pace (read_slope,
  * cpu_paced). */
 #define NEVER_WAITED_PCT 99.0
-/* A read paced by its calls stops at this many times min time (cpu_paced). */
+/* A point paced by its calls stops at this many times min time; a write
+ * only while its rate is at most WRITE_CPU_SHARE of what the target's
+ * layout made durable (cpu_paced). */
 #define CPU_MIN_TIMES 3
+#define WRITE_CPU_SHARE 0.75
 #define LAYOUT_BS (1u << 20)
 /* The read probe of a layout cut by its time (read_floor). */
 #define PROBE_BS (256u << 10)
@@ -89,6 +92,7 @@ typedef struct sweep {
     sb_sweep_eta eta;                 /* the time left, from the points finished so far */
     size_t n_targets, target_index;   /* targets in the sweep; the one measured (0-based) */
     uint64_t layout_bytes, layout_ns; /* the layouts finished so far, for the bound */
+    double write_rate; /* bytes/s the target's first layout made durable; 0: none (cpu_paced) */
     /* The layout running: where its shown rate is taken from (layout_progress). */
     bool lay_based;
     uint64_t lay_base_ns, lay_base_bytes;
@@ -399,7 +403,10 @@ static SB_MUST_CHECK sb_status read_floor(sweep *s, sb_testfile *tf, uint64_t us
 static SB_MUST_CHECK sb_status lay_out_first(sweep *s, sb_testfile *tf, uint64_t bytes,
                                              uint64_t *used, sb_error *err)
 {
+    uint64_t ns0 = s->layout_ns, bytes0 = s->layout_bytes;
     SB_TRY(lay_out(s, tf, bytes, true, used, err));
+    if (s->layout_ns > ns0)
+        s->write_rate = (double)(s->layout_bytes - bytes0) * 1e9 / (double)(s->layout_ns - ns0);
     if (*used >= bytes || !s->c->do_read)
         return SB_OK;
     uint64_t floor;
@@ -513,7 +520,7 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
 }
 
 /*
- * Whether a read point is paced by its own system calls rather than by the
+ * Whether a point is paced by its own system calls rather than by the
  * device: its thread kept NEVER_WAITED_PCT of a core busy from its start to
  * the end of its last sample, so it never waited for the device. Its rate
  * is then the machine's, and it moves with whatever else the machine does:
@@ -529,27 +536,35 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
  * second); by 3 s such a reader has waited and is below NEVER_WAITED_PCT.
  * Nor at the bottleneck rule's 90%: a reader of 32 B at 20 MiB/s ran at
  * 92-97% and read the device's limit, and stopped on that share after
- * 1.3 s it read 20.88 +- 14.46. Writes run on by the samples' rule: 32 B
- * writes at a 12 MiB/s limit kept 99% of a core for 1.4 and 3.1 s and read
- * 13.03 +- 0.88 and 12.51 +- 1.39, above the limit, where 10 s read 10.0
- * and 10.4 (bench/RESULTS.md §14); a write's data reach the device in the
- * background, and what the device has not taken yet does not make the
- * writer wait. A stamped point's slope is the one read_slope took at the
- * end of this sample.
+ * 1.3 s it read 20.88 +- 14.46.
+ *
+ * A writer's share alone does not say it: its data reach the device in the
+ * background, and what the device has not taken yet does not make it wait
+ * (32 B writes at a 12 MiB/s limit kept 99% of a core for 3.1 s and read
+ * 12.51 +- 1.39, above the limit, where 10 s read 10.0 and 10.4;
+ * bench/RESULTS.md §14). So a write stops so only while its rate is at most
+ * WRITE_CPU_SHARE of what this target's layout made durable (large writes,
+ * each interval synced, over 5 s or the whole file): a device that has
+ * shown it writes a third faster than the writer, and did not make it wait
+ * for 3 s, is not what paces it. Without a layout (a device target) writes
+ * run on by the samples' rule. A stamped point's slope is the one
+ * read_slope took at the end of this sample.
  */
 static bool cpu_paced(const sweep *s, const point *p, const sb_slope *slope)
 {
-    if (p->is_write || p->end_ns < CPU_MIN_TIMES * s->c->min_ns ||
+    if (p->end_ns < CPU_MIN_TIMES * s->c->min_ns ||
         sb_clock_cpu_pct(&p->thread0, &p->thread_end, p->end_ns) < NEVER_WAITED_PCT)
         return false;
     if (p->from != STAMPS_NONE)
         return slope->rate > 0 && isfinite(slope->half_width);
     sb_estimate est;
     sb_samples_estimate(&p->samples, &s->rule, &est);
+    if (p->is_write && !(est.rate <= WRITE_CPU_SHARE * s->write_rate))
+        return false;
     return est.batches >= SB_STABLE_MIN_BATCHES && est.rate > 0;
 }
 
-/* Adaptive mode: samples until stable, CPU-bound (reads), max time or the
+/* Adaptive mode: samples until stable, CPU-bound, max time or the
  * byte cap. A write sample ends when fdatasync has made its data durable. */
 static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 {
@@ -839,7 +854,10 @@ static SB_MUST_CHECK sb_status run_point(sweep *s, sb_target_res *tres, sb_testf
     if (st == SB_E_INTERRUPTED)
         p.why = STOP_INTERRUPTED;
     /* The ETA counts the pause and the cache drop too. */
-    sb_sweep_eta_add(&s->eta, is_write, sb_clock_ns() - begun);
+    sb_eta_kind kind = is_write          ? SB_ETA_WRITE
+                       : p.buffered_read ? SB_ETA_READ_BUFFERED
+                                         : SB_ETA_READ_DIRECT;
+    sb_sweep_eta_add(&s->eta, kind, sb_clock_ns() - begun);
 
     sb_error rec_err;
     sb_status rst = record(s, test, &p, io_path, wall, &cpu0, &cpu1, &rec_err);
@@ -954,9 +972,11 @@ static SB_MUST_CHECK sb_status run_target(sweep *s, sb_target *t, uint64_t file_
     SB_TRY(sb_target_describe(t, &tres->info, err));
     s->target_path = sb_target_path(t);
     s->target = t;
+    s->write_rate = 0;
 
     sb_testfile *tf;
     SB_TRY(sb_testfile_open(t, &tf, err));
+    sb_sweep_eta_set_align(&s->eta, sb_testfile_dio_align(tf));
     sb_status st =
         sb_kvs_setf(&tres->info, err, "test_file_bytes", "%llu", (unsigned long long)file_bytes);
     if (st == SB_OK)

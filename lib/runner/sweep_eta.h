@@ -16,29 +16,47 @@
 
 #include "storbench/sweep.h"
 
+/* What a point is, for how long it takes: a write, a read through the page
+ * cache (a block the target's direct I/O cannot take, or --no-direct), a
+ * direct read. */
+typedef enum sb_eta_kind { SB_ETA_WRITE, SB_ETA_READ_BUFFERED, SB_ETA_READ_DIRECT } sb_eta_kind;
+enum { SB_ETA_KINDS = 3 };
+
 typedef struct sb_sweep_eta {
-    size_t n_bs;        /* points per direction and target */
-    bool writes, reads; /* the directions measured */
-    size_t n_points;    /* all points, across targets */
-    /* What a point is expected to take before any of its direction has
-     * finished, weighted as PRIOR_POINTS points (sweep_eta.c); 0 in fixed
-     * mode, which has no prior. */
-    uint64_t prior_ns;
-    uint64_t done_ns[2]; /* time of the points finished: writes, reads */
-    size_t done[2];      /* how many */
+    uint64_t bs[SB_SWEEP_MAX_BS]; /* the block sizes, in order */
+    size_t n_bs;                  /* points per direction and target */
+    bool writes, reads;           /* the directions measured */
+    bool direct;                  /* reads go direct where the block allows it */
+    unsigned dio_align;           /* the target's direct-I/O alignment (512 at first) */
+    size_t n_points;              /* all points, across targets */
+    /* What a point of each kind is expected to take before any of its kind
+     * has finished, weighted as PRIOR_POINTS points (sweep_eta.c); 0 in
+     * fixed mode, which has no prior. */
+    uint64_t prior_ns[SB_ETA_KINDS];
+    uint64_t max_ns;                /* the longest a point runs: max time and a sample */
+    uint64_t done_ns[SB_ETA_KINDS]; /* time of the points finished, by kind */
+    size_t done[SB_ETA_KINDS];      /* how many */
 } sb_sweep_eta;
 
 /* The estimate for a sweep of c over n_targets targets, with nothing done.
- * c is read here only (its block sizes' count, directions, mode, min time
- * and pause), not kept. */
+ * c is read here only (its block sizes, directions, mode, direct, min and
+ * max time and pause), not kept. */
 void sb_sweep_eta_init(sb_sweep_eta *e, const sb_sweep_config *c, size_t n_targets);
+
+/* The direct-I/O alignment of the target being measured: which of its read
+ * points (and the later targets', until they say theirs) will be direct. */
+void sb_sweep_eta_set_align(sb_sweep_eta *e, unsigned dio_align);
 
 /* Whether the k-th point (0-based, across targets) is a write. */
 bool sb_sweep_eta_is_write(const sb_sweep_eta *e, size_t k);
 
-/* A point of that direction finished after ns: its preparation, its idle
- * wait and its measurement, all that the points to come will also take. */
-void sb_sweep_eta_add(sb_sweep_eta *e, bool is_write, uint64_t ns);
+/* What the k-th point is expected to be. */
+sb_eta_kind sb_sweep_eta_kind(const sb_sweep_eta *e, size_t k);
+
+/* A point of that kind (what it was, which a read's open may have changed)
+ * finished after ns: its preparation, its idle wait and its measurement,
+ * all that the points to come will also take. */
+void sb_sweep_eta_add(sb_sweep_eta *e, sb_eta_kind kind, uint64_t ns);
 
 /*
  * The time left, in ns, when the points from `next` on have not begun.
