@@ -107,7 +107,8 @@ static void print_job_help(void)
     sb_job_engines_help(&s);
 }
 
-/* Whether arg is --key or --key=value with key a job option. */
+/* Whether arg is --key or --key=value with key a job option, or one of
+ * fio's that the job parser refuses by name. */
 static bool is_job_arg(const char *arg)
 {
     if (strncmp(arg, "--", 2) != 0 || !arg[2])
@@ -118,7 +119,7 @@ static bool is_job_arg(const char *arg)
         return false;
     memcpy(key, arg + 2, len);
     key[len] = '\0';
-    return sb_jobspec_is_option(key);
+    return sb_jobspec_is_option(key) || sb_jobspec_fio_only(key);
 }
 
 static int parse_jobs(char **files, int n_files, char **jargs, int n_jargs, sb_sink *warn,

@@ -179,6 +179,13 @@ bool sb_jobspec_is_option(const char *name);
  * storbench/suggest.h), or NULL; job files' and command lines' "did you
  * mean". */
 const char *sb_jobspec_suggest(const char *name);
+/* For a name (without "--") that is one of fio's options (fio 3.x, its
+ * sync, libaio and io_uring engines) but not one of the table's: what a
+ * message says after "... a fio option storbench does not support", a hint
+ * beginning with "; " or "" (static storage). NULL for any other name,
+ * the table's own included. Such a name is refused, never ignored, and
+ * gets no "did you mean". */
+const char *sb_jobspec_fio_only(const char *name);
 
 /* Writes one line per option of the table: name, aliases, type, default,
  * range and help, in table order. */

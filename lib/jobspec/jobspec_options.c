@@ -352,6 +352,81 @@ void sb_jobspec_defaults(sb_job *job)
     }
 }
 
+/* ---- fio's options that storbench does not take ------------------------
+ *
+ * Every option name (and alias) of fio 3.x's options.c and of its sync,
+ * libaio and io_uring engines that the table does not have, each between
+ * spaces (it is only asked about a name the table lacks). A job file
+ * written for fio may hold any of them. It is refused, since running
+ * without an option that sets a rate, a think time, a verify pass or a
+ * random distribution would measure another job. The message says it is
+ * fio's, not a typo, and offers no near name of ours ('rate' is not a
+ * misspelt 'rw'). test_jobspec checks that no name of the table is here. */
+static const char fio_only[] =
+    " allow_file_create allow_mounted_write allrandrepeat apptag apptag_mask atomic ba"
+    " block_error_percentiles blockalign blocksize_range blocksize_unaligned bs_is_seq_rand"
+    " bs_unaligned bsrange bssplit buffer_compress_chunk buffer_compress_percentage"
+    " buffer_pattern bwavgtime cdb_len cgroup cgroup_nodelete cgroup_weight clat_percentiles"
+    " clocksource cmd_type comm continue_on_error cpumask cpus_allowed cpus_allowed_policy"
+    " create_fsync create_on_open create_only create_serialize data_placement dataplacement"
+    " deac dedupe_global dedupe_mode dedupe_percentage dedupe_working_set_percentage"
+    " disable_bw disable_bw_measurement disable_clat disable_lat disable_slat disk_util"
+    " do_verify dp_scheme end_syncfs error_dump exec_postrun exec_prerun exit_what exitall"
+    " exitall_on_error experimental_verify fadvise_hint fallocate fdp fdp_pli fdp_pli_select"
+    " file_append file_service_type filename_format filetype fill_device fill_fs fixedbufs"
+    " flow flow_id flow_sleep flow_watermark force_async fsync_on_close gid gpu_dev_id"
+    " gtod_cpu hipri hipri_percentage hugepage ignore_error ignore_zone_limits io_limit"
+    " io_size io_submit_mode iodepth_batch iodepth_batch_complete iodepth_batch_complete_max"
+    " iodepth_batch_complete_min iodepth_batch_submit iodepth_low iomem iomem_align"
+    " iopsavgtime ioscheduler job_max_open_zones job_start_clock_id lat_percentiles"
+    " latency_percentile latency_run latency_target latency_window lockfile lockmem"
+    " log_alternate_epoch log_alternate_epoch_clock_id log_avg_msec log_compression"
+    " log_compression_cpus log_entries log_hist_coarseness log_hist_msec log_issue_time"
+    " log_max_value log_offset log_prio log_store_compressed log_unix_epoch log_window_value"
+    " max_latency max_open_zones md_per_io_size mem mem_align merge_blktrace_file"
+    " merge_blktrace_iters merge_blktrace_scalars nice nonvectored norandommap nowait"
+    " num_range numa_cpu_nodes numa_mem_policy number_ios offset_align offset_increment"
+    " opendir openfiles overwrite per_job_logs percentage_random percentage_sequential"
+    " percentile_list pi_act pi_chk plid_select plids pre_read prio prioclass priohint profile"
+    " ramp_size random_distribution random_generator random_sequence_stride rate rate_cycle"
+    " rate_ignore_thinktime rate_iops rate_iops_min rate_min rate_process ratecycle ratemin"
+    " read_beyond_wp read_iolog read_iolog_chunked read_mode readfua recover_zbd_write_error"
+    " refill_buffers registerfiles replay_align replay_no_stall replay_redirect replay_scale"
+    " replay_skip replay_time_scale rw_sequencer rwmixcycle scramble_buffers serialize_overlap"
+    " significant_figures slat_percentiles softrandommap spr_cs spr_num_regions spr_op"
+    " sprandom sqthread_poll sqthread_poll_cpu ss ss_dur ss_interval ss_ramp startdelay stats"
+    " steadystate steadystate_check_interval steadystate_duration steadystate_ramp_time sync"
+    " sync_file_range thinkcycles thinktime thinktime_blocks thinktime_blocks_type"
+    " thinktime_iotime thinktime_spin trim_backlog trim_backlog_batch trim_percentage"
+    " trim_verify_zero uid uncached unified_rw_reporting unique_filename unit_base unlink"
+    " unlink_each_loop userspace_reap verify verify_async verify_async_cpus verify_backlog"
+    " verify_backlog_batch verify_bytchk verify_dump verify_fatal verify_header_seed"
+    " verify_interval verify_mode verify_offset verify_only verify_pattern"
+    " verify_pattern_interval verify_policy verify_state_load verify_state_save"
+    " verify_write_sequence verifysort verifysort_nr wait_for write_barrier write_bw_log"
+    " write_hint write_hist_log write_iolog write_iops_log write_lat_log write_mode"
+    " write_zone_remainder writefua zero_buffers zone_reset_frequency zone_reset_threshold"
+    " zonecapacity zonemode zonerange zonesize zoneskip"
+    " ";
+
+const char *sb_jobspec_fio_only(const char *name)
+{
+    char word[64];
+    size_t len = strlen(name);
+    if (len == 0 || len + 3 > sizeof word || strchr(name, ' '))
+        return NULL;
+    snprintf(word, sizeof word, " %s ", name);
+    if (!strstr(fio_only, word))
+        return NULL;
+    if (strcmp(name, "write_bw_log") == 0 || strcmp(name, "write_iops_log") == 0 ||
+        strcmp(name, "bwavgtime") == 0 || strcmp(name, "iopsavgtime") == 0)
+        return "; storbench keeps each job's bandwidth samples (500 ms) in the results archive: "
+               "storbench results show ID -f json";
+    if (strstr(name, "verify"))
+        return "; storbench verify checks that written data reads back";
+    return "";
+}
+
 /* ---- suggestions -------------------------------------------------------- */
 
 const char *sb_jobspec_suggest(const char *name)

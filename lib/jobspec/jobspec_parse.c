@@ -450,6 +450,10 @@ static SB_MUST_CHECK sb_status parse_option_line(parser *p, char *line, const jo
         return sb_jobspec_fail(err, pos, "'=' with no option name before it");
     int opt = sb_jobspec_find(key);
     if (opt < 0) {
+        const char *fio = sb_jobspec_fio_only(key);
+        if (fio)
+            return sb_jobspec_fail(err, pos, "'%s' is a fio option storbench does not support%s",
+                                   key, fio);
         const char *near = sb_jobspec_suggest(key);
         size_t kl = strlen(key);
         snprintf(q, sizeof q, "%.*s%s", (int)(kl > 40 ? 40 : kl), key, kl > 40 ? "..." : "");
@@ -687,6 +691,11 @@ sb_status sb_jobspec_parse_args(int argc, const char *const *argv, const sb_jobs
         key[kl] = '\0';
         const char *val = eq ? eq + 1 : NULL;
         int opt = sb_jobspec_find(key);
+        const char *fio = opt < 0 ? sb_jobspec_fio_only(key) : NULL;
+        if (fio) {
+            st = sb_jobspec_fail(err, &pos, "a fio option storbench does not support%s", fio);
+            goto out;
+        }
         if (opt < 0) {
             const char *near = sb_jobspec_suggest(key);
             st = near ? sb_jobspec_fail(err, &pos, "unknown option; did you mean '--%s'?", near)

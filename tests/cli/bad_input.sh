@@ -177,6 +177,8 @@ check "option typo" 2 "unknown option '--tiem'; did you mean '--time'?" -- run -
 check "option typo (sweep)" 2 "unknown option '--bss'; did you mean '--bs'?" -- sweep --bss 4k "$D"
 check "job option typo, fio's" 2 "unknown option '--directroy'; did you mean '--directory'?" -- \
     job -q --directroy=x --name=a
+check "fio option storbench does not take" 2 "--rate=1m: a fio option storbench does not support" -- \
+    job -q --name=a --rate=1m
 check "job value typo" 2 "--rw=raed: unknown value 'raed' for rw; did you mean 'read'?" -- \
     job -q --name=a --rw=raed --size=1m
 # A name from fio, dd or bonnie++ suggests the option it stands for, a typo
