@@ -20,7 +20,7 @@
  * cache (a block the target's direct I/O cannot take, or --no-direct), a
  * direct read. */
 typedef enum sb_eta_kind { SB_ETA_WRITE, SB_ETA_READ_BUFFERED, SB_ETA_READ_DIRECT } sb_eta_kind;
-enum { SB_ETA_KINDS = 3 };
+enum { SB_ETA_KINDS = 3, SB_ETA_KEEP = SB_SWEEP_MAX_BS };
 
 typedef struct sb_sweep_eta {
     uint64_t bs[SB_SWEEP_MAX_BS]; /* the block sizes, in order */
@@ -33,9 +33,13 @@ typedef struct sb_sweep_eta {
      * has finished, weighted as PRIOR_POINTS points (sweep_eta.c); 0 in
      * fixed mode, which has no prior. */
     uint64_t prior_ns[SB_ETA_KINDS];
-    uint64_t max_ns;                /* the longest a point runs: max time and a sample */
-    uint64_t done_ns[SB_ETA_KINDS]; /* time of the points finished, by kind */
-    size_t done[SB_ETA_KINDS];      /* how many */
+    uint64_t max_ns; /* the longest a point runs: max time and a sample */
+    /* The times of the latest SB_ETA_KEEP points finished of each kind, a
+     * ring: kept_ns[k][i % SB_ETA_KEEP] for the i-th of kind k. A sweep of
+     * one target has at most SB_SWEEP_MAX_BS of a kind; with more, the
+     * estimate is of the latest. */
+    uint64_t kept_ns[SB_ETA_KINDS][SB_ETA_KEEP];
+    size_t done[SB_ETA_KINDS]; /* how many of each kind have finished */
 } sb_sweep_eta;
 
 /* The estimate for a sweep of c over n_targets targets, with nothing done.
