@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -38,7 +39,61 @@
 #include <zlib.h>
 #include <zstd.h>
 
+#include "common/dynlib.h"
 #include "image/image.h"
+
+/* libarchive's functions, called through a table that load_libarchive
+ * fills when the first image is opened, not when storbench starts
+ * (common/dynlib.h says why); the headers above give every entry its type.
+ * The soname has been libarchive.so.13 since libarchive 3.0. */
+#define LIBARCHIVE "libarchive.so.13"
+#define LIBARCHIVE_FUNCS(X)                                                                        \
+    X(archive_entry_filetype)                                                                      \
+    X(archive_entry_is_encrypted)                                                                  \
+    X(archive_entry_pathname)                                                                      \
+    X(archive_entry_size)                                                                          \
+    X(archive_entry_size_is_set)                                                                   \
+    X(archive_errno)                                                                               \
+    X(archive_error_string)                                                                        \
+    X(archive_filter_code)                                                                         \
+    X(archive_filter_count)                                                                        \
+    X(archive_format)                                                                              \
+    X(archive_read_data)                                                                           \
+    X(archive_read_free)                                                                           \
+    X(archive_read_new)                                                                            \
+    X(archive_read_next_header)                                                                    \
+    X(archive_read_open1)                                                                          \
+    X(archive_read_set_callback_data)                                                              \
+    X(archive_read_set_read_callback)                                                              \
+    X(archive_read_set_seek_callback)                                                              \
+    X(archive_read_support_filter_bzip2)                                                           \
+    X(archive_read_support_filter_compress)                                                        \
+    X(archive_read_support_filter_gzip)                                                            \
+    X(archive_read_support_filter_lz4)                                                             \
+    X(archive_read_support_filter_lzip)                                                            \
+    X(archive_read_support_filter_lzma)                                                            \
+    X(archive_read_support_filter_xz)                                                              \
+    X(archive_read_support_filter_zstd)                                                            \
+    X(archive_read_support_format_raw)                                                             \
+    X(archive_read_support_format_zip)                                                             \
+    X(archive_set_error)
+
+static struct {
+#define MEMBER(f) __typeof__(f) *f;
+    LIBARCHIVE_FUNCS(MEMBER)
+#undef MEMBER
+} sb_ar;
+
+/* Opens libarchive and fills sb_ar, once per process. */
+static SB_MUST_CHECK sb_status load_libarchive(sb_error *err)
+{
+    static bool loaded;
+#define FN(f) { #f, &sb_ar.f, sizeof sb_ar.f },
+    static const sb_dynlib_fn fns[] = { LIBARCHIVE_FUNCS(FN) };
+#undef FN
+    return sb_dynlib_load(LIBARCHIVE, "reading an image", fns, sizeof fns / sizeof fns[0], &loaded,
+                          err);
+}
 
 /* The read callback's buffer (what libarchive decodes from at a time) and
  * the look-ahead decoded at open to refuse an empty image. liblzma's memory
@@ -100,7 +155,7 @@ static la_ssize_t src_read_cb(struct archive *a, void *data, const void **buf)
     sb_image_src *s = data;
     ssize_t n = src_read_file(s);
     if (n < 0) {
-        archive_set_error(a, s->io_errno, "read failed");
+        sb_ar.archive_set_error(a, s->io_errno, "read failed");
         return -1;
     }
     *buf = s->rbuf;
@@ -112,7 +167,7 @@ static la_int64_t src_seek_cb(struct archive *a, void *data, la_int64_t offset, 
     sb_image_src *s = data;
     off_t pos = lseek(s->fd, (off_t)offset, whence);
     if (pos < 0) {
-        archive_set_error(a, errno, "seek failed");
+        sb_ar.archive_set_error(a, errno, "seek failed");
         return ARCHIVE_FATAL;
     }
     s->file_pos = (uint64_t)pos;
@@ -218,7 +273,7 @@ static const char *kind_name(mode_t mode)
 /* What libarchive said, for a message. */
 static const char *ar_msg(struct archive *a)
 {
-    const char *m = archive_error_string(a);
+    const char *m = sb_ar.archive_error_string(a);
     return m && *m ? m : "no detail given";
 }
 
@@ -228,31 +283,32 @@ static SB_MUST_CHECK sb_status src_archive_open(sb_image_src *s, sb_error *err)
 {
     if (lseek(s->fd, 0, SEEK_SET) < 0)
         return sb_error_sys(err, errno, "cannot read '%s'", s->path);
+    SB_TRY(load_libarchive(err));
     s->file_pos = 0;
     s->file_eof = false;
     s->io_errno = 0;
-    struct archive *a = archive_read_new();
+    struct archive *a = sb_ar.archive_read_new();
     if (!a)
         return sb_error_nomem(err, "starting libarchive");
     s->ar = a;
     int r = ARCHIVE_OK;
     int (*const enable[])(struct archive *) = {
-        archive_read_support_format_raw,  archive_read_support_format_zip,
-        archive_read_support_filter_gzip, archive_read_support_filter_bzip2,
-        archive_read_support_filter_xz,   archive_read_support_filter_lzma,
-        archive_read_support_filter_lzip, archive_read_support_filter_zstd,
-        archive_read_support_filter_lz4,  archive_read_support_filter_compress,
+        sb_ar.archive_read_support_format_raw,  sb_ar.archive_read_support_format_zip,
+        sb_ar.archive_read_support_filter_gzip, sb_ar.archive_read_support_filter_bzip2,
+        sb_ar.archive_read_support_filter_xz,   sb_ar.archive_read_support_filter_lzma,
+        sb_ar.archive_read_support_filter_lzip, sb_ar.archive_read_support_filter_zstd,
+        sb_ar.archive_read_support_filter_lz4,  sb_ar.archive_read_support_filter_compress,
     };
     for (size_t i = 0; i < sizeof enable / sizeof enable[0] && r == ARCHIVE_OK; i++)
         r = enable[i](a);
     if (r == ARCHIVE_OK)
-        r = archive_read_set_callback_data(a, s);
+        r = sb_ar.archive_read_set_callback_data(a, s);
     if (r == ARCHIVE_OK)
-        r = archive_read_set_read_callback(a, src_read_cb);
+        r = sb_ar.archive_read_set_read_callback(a, src_read_cb);
     if (r == ARCHIVE_OK)
-        r = archive_read_set_seek_callback(a, src_seek_cb);
+        r = sb_ar.archive_read_set_seek_callback(a, src_seek_cb);
     if (r == ARCHIVE_OK)
-        r = archive_read_open1(a);
+        r = sb_ar.archive_read_open1(a);
     if (r != ARCHIVE_OK) {
         if (s->io_errno)
             return sb_error_sys_at(err, s->io_errno, (int64_t)s->io_offset,
@@ -261,9 +317,9 @@ static SB_MUST_CHECK sb_status src_archive_open(sb_image_src *s, sb_error *err)
         /* The raw format takes any byte but needs one: a compressed
          * stream that decodes to nothing is "no format" (EILSEQ, the
          * errno libarchive gives a format error) to libarchive. */
-        int n = archive_filter_count(a);
-        int code = n >= 2 ? archive_filter_code(a, n - 2) : ARCHIVE_FILTER_NONE;
-        if (code != ARCHIVE_FILTER_NONE && archive_errno(a) == EILSEQ)
+        int n = sb_ar.archive_filter_count(a);
+        int code = n >= 2 ? sb_ar.archive_filter_code(a, n - 2) : ARCHIVE_FILTER_NONE;
+        if (code != ARCHIVE_FILTER_NONE && sb_ar.archive_errno(a) == EILSEQ)
             return sb_error_set(err, SB_E_INVALID, 0,
                                 "'%s' holds an empty image: its %s data decompresses to 0 bytes",
                                 s->path, filter_name(code));
@@ -276,7 +332,7 @@ static SB_MUST_CHECK sb_status src_archive_open(sb_image_src *s, sb_error *err)
 static void src_archive_close(sb_image_src *s)
 {
     if (s->ar)
-        archive_read_free(s->ar);
+        sb_ar.archive_read_free(s->ar);
     s->ar = NULL;
 }
 
@@ -300,9 +356,9 @@ static SB_MUST_CHECK sb_status src_open_zip(sb_image_src *s, struct archive_entr
     size_t index = 0, at = 0;
     int r = ARCHIVE_OK;
     for (; r == ARCHIVE_OK || r == ARCHIVE_WARN; at++) {
-        if (archive_entry_filetype(e) != AE_IFDIR && files++ == 0)
+        if (sb_ar.archive_entry_filetype(e) != AE_IFDIR && files++ == 0)
             index = at;
-        r = archive_read_next_header(s->ar, &e);
+        r = sb_ar.archive_read_next_header(s->ar, &e);
     }
     if (r != ARCHIVE_EOF)
         return header_failed(s, err);
@@ -314,28 +370,28 @@ static SB_MUST_CHECK sb_status src_open_zip(sb_image_src *s, struct archive_entr
     src_archive_close(s);
     SB_TRY(src_archive_open(s, err));
     for (size_t i = 0; i <= index; i++) {
-        r = archive_read_next_header(s->ar, &e);
+        r = sb_ar.archive_read_next_header(s->ar, &e);
         if (r != ARCHIVE_OK && r != ARCHIVE_WARN)
             return header_failed(s, err);
     }
-    const char *name = archive_entry_pathname(e);
+    const char *name = sb_ar.archive_entry_pathname(e);
     s->member = strdup(name ? name : "");
     if (!s->member)
         return sb_error_nomem(err, NULL);
-    if (archive_entry_filetype(e) != AE_IFREG)
+    if (sb_ar.archive_entry_filetype(e) != AE_IFREG)
         return sb_error_set(
             err, SB_E_INVALID, 0, "'%s': its member '%s' is %s, not a file", s->path, s->member,
-            archive_entry_filetype(e) == AE_IFLNK ? "a symbolic link" : "a special file");
-    if (archive_entry_is_encrypted(e))
+            sb_ar.archive_entry_filetype(e) == AE_IFLNK ? "a symbolic link" : "a special file");
+    if (sb_ar.archive_entry_is_encrypted(e))
         return sb_error_set(err, SB_E_INVALID, 0,
                             "'%s': its member '%s' is encrypted (storbench image reads "
                             "unencrypted zips)",
                             s->path, s->member);
-    if (archive_entry_size_is_set(e)) {
-        if (archive_entry_size(e) == 0)
+    if (sb_ar.archive_entry_size_is_set(e)) {
+        if (sb_ar.archive_entry_size(e) == 0)
             return sb_error_set(err, SB_E_INVALID, 0, "'%s': its member '%s' is empty (0 bytes)",
                                 s->path, s->member);
-        s->size = (uint64_t)archive_entry_size(e);
+        s->size = (uint64_t)sb_ar.archive_entry_size(e);
         s->size_known = true;
     }
     return SB_OK;
@@ -393,15 +449,15 @@ sb_status sb_image_src_open(const char *path, sb_image_src **out, sb_error *err)
 
     SB_TRY_GOTO(st_, src_archive_open(s, err), fail);
     struct archive_entry *e;
-    int r = archive_read_next_header(s->ar, &e);
-    bool zip = (archive_format(s->ar) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
+    int r = sb_ar.archive_read_next_header(s->ar, &e);
+    bool zip = (sb_ar.archive_format(s->ar) & ARCHIVE_FORMAT_BASE_MASK) == ARCHIVE_FORMAT_ZIP;
     if (zip && r == ARCHIVE_EOF) {
         st_ = sb_error_set(err, SB_E_INVALID, 0,
                            "'%s' holds no file: storbench image takes a zip of one image", path);
         goto fail;
     }
-    int code = archive_filter_count(s->ar) >= 2
-                   ? archive_filter_code(s->ar, archive_filter_count(s->ar) - 2)
+    int code = sb_ar.archive_filter_count(s->ar) >= 2
+                   ? sb_ar.archive_filter_code(s->ar, sb_ar.archive_filter_count(s->ar) - 2)
                    : ARCHIVE_FILTER_NONE;
     if (r != ARCHIVE_OK && r != ARCHIVE_WARN) {
         st_ = header_failed(s, err);
@@ -597,7 +653,7 @@ static SB_MUST_CHECK sb_status src_fill(sb_image_src *s, unsigned char *buf, siz
             if (g > 0)
                 continue;
         } else {
-            n = archive_read_data(s->ar, buf + *got, len - *got);
+            n = sb_ar.archive_read_data(s->ar, buf + *got, len - *got);
         }
         if (n < 0)
             return data_failed(s, s->done, err);

@@ -17,11 +17,14 @@
  */
 #include <libpq-fe.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/dynlib.h"
 #include "store/store_pg.h"
+#include "store/store_pg_lib.h"
 
 /* The advisory lock's key: "storbenc" in ASCII, taken by nothing else. */
 #define SCHEMA_LOCK_KEY "8319395793566789475"
@@ -108,17 +111,17 @@ void sb_pg_param_real(sb_pg_params *p, double x)
 
 int64_t sb_pg_int(const PGresult *r, int row, int col)
 {
-    return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
+    return sb_pq.PQgetisnull(r, row, col) ? 0 : strtoll(sb_pq.PQgetvalue(r, row, col), NULL, 10);
 }
 
 double sb_pg_real(const PGresult *r, int row, int col)
 {
-    return PQgetisnull(r, row, col) ? NAN : strtod(PQgetvalue(r, row, col), NULL);
+    return sb_pq.PQgetisnull(r, row, col) ? NAN : strtod(sb_pq.PQgetvalue(r, row, col), NULL);
 }
 
 const char *sb_pg_text(const PGresult *r, int row, int col)
 {
-    return PQgetisnull(r, row, col) ? "" : PQgetvalue(r, row, col);
+    return sb_pq.PQgetisnull(r, row, col) ? "" : sb_pq.PQgetvalue(r, row, col);
 }
 
 /* The first line of libpq's message, without its trailing blanks, into
@@ -165,30 +168,30 @@ sb_status sb_pg_exec_values(sb_store *s, const char *sql, int n, const char *con
         *res = NULL;
     /* Without values, PQexec: it also runs a script of several statements
      * (the schema), which PQexecParams refuses. */
-    PGresult *r =
-        values ? PQexecParams(s->pg, sql, n, NULL, values, NULL, NULL, 0) : PQexec(s->pg, sql);
-    ExecStatusType es = r ? PQresultStatus(r) : PGRES_FATAL_ERROR;
+    PGresult *r = values ? sb_pq.PQexecParams(s->pg, sql, n, NULL, values, NULL, NULL, 0)
+                         : sb_pq.PQexec(s->pg, sql);
+    ExecStatusType es = r ? sb_pq.PQresultStatus(r) : PGRES_FATAL_ERROR;
     if (es == PGRES_COMMAND_OK || es == PGRES_TUPLES_OK) {
         if (res)
             *res = r;
         else
-            PQclear(r);
+            sb_pq.PQclear(r);
         return SB_OK;
     }
     char line[512];
-    const char *primary = r ? PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+    const char *primary = r ? sb_pq.PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY) : NULL;
     const char *why = primary ? first_line(primary, line, sizeof line)
-                              : first_line(PQerrorMessage(s->pg), line, sizeof line);
-    sb_status st = r ? status_of(PQresultErrorField(r, PG_DIAG_SQLSTATE)) : SB_E_NOMEM;
-    if (PQstatus(s->pg) == CONNECTION_BAD)
+                              : first_line(sb_pq.PQerrorMessage(s->pg), line, sizeof line);
+    sb_status st = r ? status_of(sb_pq.PQresultErrorField(r, PG_DIAG_SQLSTATE)) : SB_E_NOMEM;
+    if (sb_pq.PQstatus(s->pg) == CONNECTION_BAD)
         st = SB_E_IO;
-    PQclear(r);
+    sb_pq.PQclear(r);
     return sb_error_set(err, st, 0, "%s '%s': %s", what, s->path, why);
 }
 
 void sb_pg_rollback(sb_store *s)
 {
-    PQclear(PQexec(s->pg, "ROLLBACK"));
+    sb_pq.PQclear(sb_pq.PQexec(s->pg, "ROLLBACK"));
 }
 
 /* ---- opening ---------------------------------------------------------------- */
@@ -217,9 +220,9 @@ static SB_MUST_CHECK sb_status setup(sb_store *s, sb_store_mode mode, sb_error *
                         NULL, what, &r, err);
     if (st != SB_OK)
         goto rollback;
-    bool has_schema = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
-    bool has_runs = strcmp(PQgetvalue(r, 0, 1), "t") == 0;
-    PQclear(r);
+    bool has_schema = strcmp(sb_pq.PQgetvalue(r, 0, 0), "t") == 0;
+    bool has_runs = strcmp(sb_pq.PQgetvalue(r, 0, 1), "t") == 0;
+    sb_pq.PQclear(r);
     r = NULL;
     int64_t version = 0;
     if (has_schema) {
@@ -227,7 +230,7 @@ static SB_MUST_CHECK sb_status setup(sb_store *s, sb_store_mode mode, sb_error *
         if (st != SB_OK)
             goto rollback;
         version = sb_pg_int(r, 0, 0);
-        PQclear(r);
+        sb_pq.PQclear(r);
         r = NULL;
     }
     if (version > SB_STORE_SCHEMA_VERSION) {
@@ -262,34 +265,47 @@ static SB_MUST_CHECK sb_status setup(sb_store *s, sb_store_mode mode, sb_error *
     if (st == SB_OK)
         return SB_OK;
 rollback:
-    PQclear(r);
+    sb_pq.PQclear(r);
     sb_pg_rollback(s);
     return st;
+}
+
+sb_pg_libpq sb_pq;
+
+sb_status sb_pg_libpq_load(sb_error *err)
+{
+    static bool loaded;
+#define FN(f) { #f, &sb_pq.f, sizeof sb_pq.f },
+    static const sb_dynlib_fn fns[] = { SB_PG_LIBPQ_FUNCS(FN) };
+#undef FN
+    return sb_dynlib_load(SB_PG_LIBPQ, "a PostgreSQL archive", fns, sizeof fns / sizeof fns[0],
+                          &loaded, err);
 }
 
 static SB_MUST_CHECK sb_status pg_open(sb_store *s, const char *where, sb_store_mode mode,
                                        sb_error *err)
 {
+    SB_TRY(sb_pg_libpq_load(err));
     /* A server that does not answer (a board switched off, a wrong host)
      * fails in 10 s rather than the system's TCP timeout of minutes; a
      * connect_timeout in the URI itself wins, as it comes later. */
     static const char *const keys[] = { "connect_timeout", "dbname", NULL };
     const char *const values[] = { "10", where, NULL };
-    s->pg = PQconnectdbParams(keys, values, 1);
+    s->pg = sb_pq.PQconnectdbParams(keys, values, 1);
     if (!s->pg)
         return sb_error_nomem(err, "connecting to the archive");
-    if (PQstatus(s->pg) != CONNECTION_OK) {
+    if (sb_pq.PQstatus(s->pg) != CONNECTION_OK) {
         char line[512];
         return sb_error_set(err, SB_E_IO, 0, "cannot connect to the archive '%s': %s", s->path,
-                            first_line(PQerrorMessage(s->pg), line, sizeof line));
+                            first_line(sb_pq.PQerrorMessage(s->pg), line, sizeof line));
     }
-    PQsetNoticeReceiver(s->pg, quiet, NULL);
+    sb_pq.PQsetNoticeReceiver(s->pg, quiet, NULL);
     return setup(s, mode, err);
 }
 
 static void pg_close(sb_store *s)
 {
-    PQfinish(s->pg);
+    sb_pq.PQfinish(s->pg);
     s->pg = NULL;
 }
 
@@ -302,9 +318,9 @@ static SB_MUST_CHECK sb_status pg_find_uid(sb_store *s, const char *uid, int64_t
     PGresult *r;
     SB_TRY(sb_pg_exec(s, "SELECT id FROM runs WHERE uid = $1", &p, "cannot read the archive", &r,
                       err));
-    if (PQntuples(r) > 0)
+    if (sb_pq.PQntuples(r) > 0)
         *id = sb_pg_int(r, 0, 0);
-    PQclear(r);
+    sb_pq.PQclear(r);
     return SB_OK;
 }
 
@@ -315,8 +331,8 @@ static SB_MUST_CHECK sb_status pg_delete(sb_store *s, int64_t id, sb_error *err)
     PGresult *r;
     SB_TRY(sb_pg_exec(s, "DELETE FROM runs WHERE id = $1", &p, "cannot delete from the archive", &r,
                       err));
-    bool none = strcmp(PQcmdTuples(r), "0") == 0;
-    PQclear(r);
+    bool none = strcmp(sb_pq.PQcmdTuples(r), "0") == 0;
+    sb_pq.PQclear(r);
     if (none)
         return sb_error_set(err, SB_E_NOTFOUND, 0, "no run %lld in '%s'", (long long)id, s->path);
     return SB_OK;
@@ -337,9 +353,10 @@ static SB_MUST_CHECK sb_status label_step(sb_store *s, const char *sql, int64_t 
     PGresult *r;
     SB_TRY(sb_pg_exec(s, sql, &p, "cannot change the labels in", &r, err));
     if (count)
-        *count = PQresultStatus(r) == PGRES_TUPLES_OK ? sb_pg_int(r, 0, 0)
-                                                      : strtoll(PQcmdTuples(r), NULL, 10);
-    PQclear(r);
+        *count = sb_pq.PQresultStatus(r) == PGRES_TUPLES_OK
+                     ? sb_pg_int(r, 0, 0)
+                     : strtoll(sb_pq.PQcmdTuples(r), NULL, 10);
+    sb_pq.PQclear(r);
     return SB_OK;
 }
 
@@ -460,7 +477,7 @@ static SB_MUST_CHECK sb_status pg_list(sb_store *s, const sb_store_filter *filte
         st = sb_pg_exec(s, "SELECT run_id, path FROM targets ORDER BY run_id, pos", NULL, what,
                         &targets, err);
     sb_pg_rollback(s); /* ends the read-only transaction */
-    for (int i = 0; st == SB_OK && i < PQntuples(runs); i++) {
+    for (int i = 0; st == SB_OK && i < sb_pq.PQntuples(runs); i++) {
         sb_run_summary *e;
         st = sb_run_summaries_add(out, sb_pg_int(runs, i, 0), sb_pg_int(runs, i, 1),
                                   sb_pg_text(runs, i, 3), sb_pg_text(runs, i, 2), &e, err);
@@ -475,20 +492,20 @@ static SB_MUST_CHECK sb_status pg_list(sb_store *s, const sb_store_filter *filte
                                       known ? sb_pg_text(runs, i, 5) : sb_pg_text(runs, i, 4), err);
     }
     size_t from = 0;
-    for (int i = 0; st == SB_OK && i < PQntuples(labels); i++) {
+    for (int i = 0; st == SB_OK && i < sb_pq.PQntuples(labels); i++) {
         sb_run_summary *e = summary_of(out, sb_pg_int(labels, i, 0), &from);
         if (e)
             st = sb_kvs_set(&e->labels, sb_pg_text(labels, i, 1), sb_pg_text(labels, i, 2), err);
     }
     from = 0;
-    for (int i = 0; st == SB_OK && i < PQntuples(targets); i++) {
+    for (int i = 0; st == SB_OK && i < sb_pq.PQntuples(targets); i++) {
         sb_run_summary *e = summary_of(out, sb_pg_int(targets, i, 0), &from);
         if (e)
             st = sb_run_summary_add_target(e, sb_pg_text(targets, i, 1), err);
     }
-    PQclear(runs);
-    PQclear(labels);
-    PQclear(targets);
+    sb_pq.PQclear(runs);
+    sb_pq.PQclear(labels);
+    sb_pq.PQclear(targets);
     return st;
 }
 

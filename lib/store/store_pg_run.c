@@ -19,6 +19,7 @@
 
 #include "storbench/sink.h"
 #include "store/store_pg.h"
+#include "store/store_pg_lib.h"
 
 /* ---- saving -------------------------------------------------------------- */
 
@@ -31,7 +32,7 @@ static SB_MUST_CHECK sb_status insert_id(sb_store *s, const char *sql, const sb_
     PGresult *r;
     SB_TRY(sb_pg_exec(s, sql, p, save_what, &r, err));
     *id = sb_pg_int(r, 0, 0);
-    PQclear(r);
+    sb_pq.PQclear(r);
     return SB_OK;
 }
 
@@ -190,9 +191,9 @@ static SB_MUST_CHECK sb_status load_kvs(sb_store *s, const char *sql, int64_t pa
     PGresult *r;
     SB_TRY(rows_of(s, sql, parent, &r, err));
     sb_status st = SB_OK;
-    for (int i = 0; st == SB_OK && i < PQntuples(r); i++)
+    for (int i = 0; st == SB_OK && i < sb_pq.PQntuples(r); i++)
         st = sb_kvs_set(kvs, sb_pg_text(r, i, 0), sb_pg_text(r, i, 1), err);
-    PQclear(r);
+    sb_pq.PQclear(r);
     return st;
 }
 
@@ -206,12 +207,12 @@ static SB_MUST_CHECK sb_status load_measurements(sb_store *s, int64_t test_id, s
                    test_id, &r, err));
     sb_status st = SB_OK;
     double *samples = NULL;
-    for (int i = 0; st == SB_OK && i < PQntuples(r); i++) {
+    for (int i = 0; st == SB_OK && i < sb_pq.PQntuples(r); i++) {
         st = rows_of(s, "SELECT value FROM samples WHERE measurement_id = $1 ORDER BY pos",
                      sb_pg_int(r, i, 0), &sr, err);
         if (st != SB_OK)
             break;
-        size_t n = (size_t)PQntuples(sr);
+        size_t n = (size_t)sb_pq.PQntuples(sr);
         double *p = n ? realloc(samples, n * sizeof *p) : samples;
         if (n && !p) {
             st = sb_error_nomem(err, "loading a run");
@@ -223,11 +224,11 @@ static SB_MUST_CHECK sb_status load_measurements(sb_store *s, int64_t test_id, s
                                            sb_pg_real(r, i, 3), sb_pg_real(r, i, 4), samples, n,
                                            err);
         }
-        PQclear(sr);
+        sb_pq.PQclear(sr);
         sr = NULL;
     }
     free(samples);
-    PQclear(r);
+    sb_pq.PQclear(r);
     return st;
 }
 
@@ -240,11 +241,11 @@ static SB_MUST_CHECK sb_status load_tests(sb_store *s, int64_t target_id, sb_tar
                    " ORDER BY pos",
                    target_id, &r, err));
     sb_status st = SB_OK;
-    for (int i = 0; st == SB_OK && i < PQntuples(r); i++) {
+    for (int i = 0; st == SB_OK && i < sb_pq.PQntuples(r); i++) {
         sb_test *t;
         st = sb_result_add_test(tr, sb_pg_text(r, i, 1), sb_pg_text(r, i, 2), &t, err);
         if (st == SB_OK && sb_pg_int(r, i, 3) == 0) {
-            if (!PQgetisnull(r, i, 4))
+            if (!sb_pq.PQgetisnull(r, i, 4))
                 st = sb_result_mark_incomplete(t, sb_pg_text(r, i, 4), err);
             else
                 t->complete = false; /* incomplete without a stated reason */
@@ -255,7 +256,7 @@ static SB_MUST_CHECK sb_status load_tests(sb_store *s, int64_t target_id, sb_tar
         if (st == SB_OK)
             st = load_measurements(s, sb_pg_int(r, i, 0), t, err);
     }
-    PQclear(r);
+    sb_pq.PQclear(r);
     return st;
 }
 
@@ -277,13 +278,13 @@ static SB_MUST_CHECK sb_status load_tree(sb_store *s, int64_t id, sb_run **out, 
                    "SELECT started_unix, tool, version, command, elapsed_s, status, status_why,"
                    " uid FROM runs WHERE id = $1",
                    id, &r, err));
-    if (PQntuples(r) == 0) {
-        PQclear(r);
+    if (sb_pq.PQntuples(r) == 0) {
+        sb_pq.PQclear(r);
         return sb_error_set(err, SB_E_NOTFOUND, 0, "no run %lld in '%s'", (long long)id, s->path);
     }
     sb_run *run = sb_run_new(sb_pg_text(r, 0, 3), sb_pg_int(r, 0, 0));
     if (!run) {
-        PQclear(r);
+        sb_pq.PQclear(r);
         return sb_error_nomem(err, "loading a run");
     }
     /* The tool and version that made the run, not this one. */
@@ -300,7 +301,7 @@ static SB_MUST_CHECK sb_status load_tree(sb_store *s, int64_t id, sb_run **out, 
     if (st == SB_OK)
         st = sb_result_set_status(run, known ? status : SB_RUN_FAILED,
                                   known ? sb_pg_text(r, 0, 6) : sb_pg_text(r, 0, 5), err);
-    PQclear(r);
+    sb_pq.PQclear(r);
     if (st == SB_OK)
         st = load_kvs(s, "SELECT key, value FROM run_host WHERE run_id = $1 ORDER BY pos", id,
                       &run->host, err);
@@ -312,7 +313,7 @@ static SB_MUST_CHECK sb_status load_tree(sb_store *s, int64_t id, sb_run **out, 
         st =
             rows_of(s, "SELECT id, path, kind, fs_type FROM targets WHERE run_id = $1 ORDER BY pos",
                     id, &tr, err);
-    for (int i = 0; st == SB_OK && i < PQntuples(tr); i++) {
+    for (int i = 0; st == SB_OK && i < sb_pq.PQntuples(tr); i++) {
         sb_target_res *t;
         st = sb_result_add_target(run, sb_pg_text(tr, i, 1), sb_pg_text(tr, i, 2),
                                   sb_pg_text(tr, i, 3), &t, err);
@@ -322,7 +323,7 @@ static SB_MUST_CHECK sb_status load_tree(sb_store *s, int64_t id, sb_run **out, 
         if (st == SB_OK)
             st = load_tests(s, sb_pg_int(tr, i, 0), t, err);
     }
-    PQclear(tr);
+    sb_pq.PQclear(tr);
     if (st != SB_OK) {
         sb_run_free(run);
         return st;

@@ -8,7 +8,8 @@
 #                  .changes; checks each package's fields (Architecture,
 #                  Version from debian/changelog, Depends computed by
 #                  dpkg-shlibdeps: libc6, libjansson4, libsqlite3-0, libaio1,
-#                  liburing2); lists its files, which must hold everything
+#                  liburing2; and libarchive, which storbench opens at run
+#                  time, from debian/control); lists its files, which must hold everything
 #                  `meson install` installed in that build (the program, the
 #                  man page, the shell completions once meson installs them);
 #                  checks that its /usr/bin/storbench is an ELF program of that
@@ -141,6 +142,9 @@ if [[ $mode == build ]]; then
             [[ ", $depends," =~ ,\ $lib\ \( ]] ||
                 sb_fail "$a: Depends has no versioned $lib (dpkg-shlibdeps computes it): $depends"
         done
+        # Opened at run time, not linked: named in debian/control.
+        [[ $depends == *"libarchive13t64 | libarchive13"* ]] ||
+            sb_fail "$a: Depends does not name libarchive (opened by storbench image): $depends"
 
         # The files, against what meson installed in this build.
         dpkg-deb -c "$deb" >"$work/contents.$a"
