@@ -212,11 +212,18 @@ for a in "${archs[@]}"; do
     interp=$(readelf -l -- "$bin" | sed -n 's/.*Requesting program interpreter: \(.*\)]$/\1/p')
     [[ -n $interp ]] || sb_fail "$a: $bin names no program interpreter"
     [[ -e $interp ]] || sb_skip "$a: no $interp here (libc6:$a is not installed: scripts/install-deps deb)"
-    # (the first of alternatives, without versions)
-    deps=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/|.*//; s/([^)]*)//; s/ //g')
+    # (each a list of alternatives, any of them installed, versions left out:
+    # libarchive13t64|libarchive13)
+    deps=$(dpkg-deb -f "$deb" Depends | tr ',' '\n' | sed 's/([^)]*)//g; s/ //g')
     for d in $deps; do
-        [[ $(dpkg-query -W -f='${Status}' "$d:$a" 2>/dev/null) == 'install ok installed' ]] ||
-            sb_skip "$a: $d:$a, which the $a program needs, is not installed (scripts/install-deps deb)"
+        found=
+        for alt in ${d//|/ }; do
+            if [[ $(dpkg-query -W -f='${Status}' "$alt:$a" 2>/dev/null) == 'install ok installed' ]]; then
+                found=$alt
+            fi
+        done
+        [[ -n $found ]] ||
+            sb_skip "$a: ${d//|/ or }:$a, which the $a program needs, is not installed (scripts/install-deps deb)"
     done
     if ! "$interp" --version >/dev/null 2>&1; then
         case $a in
