@@ -30,11 +30,13 @@
  * against 2.6, 2.5 and 1.2 s for the rest of their kinds), and they come
  * first: a 10 s first direct read made the 11 after it look 2.2 s each.
  * Where every point of a kind is long, the median moves once 5 have run,
- * and they count whole. Replayed as above: on 12-05's 36 sweeps, within 25%
- * at 80% of the redraws (was 75%; 15% and 31% at the median and the 90th
- * percentile, the worst 66% where it was 124%); on the 20 sweeps of
- * 12-06, which the cap was not chosen on, 78% (was 76%; 14%, 33%, the
- * worst 74% where it was 185%; bench/RESULTS.md §19).
+ * and they count whole. Replayed as above, with the 8 B writes those
+ * sweeps ran to 10 s stopped at 3 s as the CPU-bound rule now stops them:
+ * on 12-05's 36 sweeps, within 25% at 80% of the redraws (75% without the
+ * cap; 15% and 31% at the median and the 90th percentile, the worst 66%
+ * where it was 124%); on the 20 sweeps of 12-06, which the cap was not
+ * chosen on, 78% (76%; 14%, 33%, the worst 74% where it was 185%;
+ * bench/RESULTS.md §19).
  *
  * The running point counts at its kind's average, less what it has run;
  * once it has run longer, half of what is left to its max time: a point
