@@ -30,6 +30,17 @@ static sb_sweep_config config(size_t n_bs, bool writes, bool reads)
     return c;
 }
 
+/* The default sweep (18 block sizes, writes and reads) at a min time of
+ * 1 s, and what its 18 reads take at their priors: 6 buffered at 2.5 s,
+ * 12 direct at 1.3 s. */
+static sb_sweep_config default_sweep(void)
+{
+    sb_sweep_config c = config(18, true, true);
+    c.min_ns = 1 * S;
+    return c;
+}
+#define READS_AT_PRIORS (6 * 2500 * MS + 12 * 1300 * MS)
+
 /* Per target the writes, one per block size, then the reads. */
 static void test_order(void **state)
 {
@@ -63,9 +74,8 @@ static void test_prior(void **state)
 {
     (void)state;
     sb_sweep_eta e;
-    sb_sweep_config c = config(18, true, true);
-    c.min_ns = 1 * S;
-    const uint64_t plain = 18 * 2200 * MS + 6 * 2500 * MS + 12 * 1300 * MS;
+    sb_sweep_config c = default_sweep();
+    const uint64_t plain = 18 * 2200 * MS + READS_AT_PRIORS;
     sb_sweep_eta_init(&e, &c, 1);
     assert_int_equal(sb_sweep_eta_left(&e, 0, NULL), plain);
 
@@ -98,9 +108,8 @@ static void test_by_kind(void **state)
 {
     (void)state;
     sb_sweep_eta e;
-    sb_sweep_config c = config(18, true, true);
-    c.min_ns = 1 * S;
-    const uint64_t reads = 6 * 2500 * MS + 12 * 1300 * MS;
+    sb_sweep_config c = default_sweep();
+    const uint64_t reads = READS_AT_PRIORS;
     sb_sweep_eta_init(&e, &c, 1);
     for (int k = 0; k < 9; k++)
         sb_sweep_eta_add(&e, SB_ETA_WRITE, 10 * S);
@@ -166,9 +175,8 @@ static void test_cap(void **state)
 {
     (void)state;
     sb_sweep_eta e;
-    sb_sweep_config c = config(18, true, true);
-    c.min_ns = 1 * S;
-    const uint64_t reads = 6 * 2500 * MS + 12 * 1300 * MS;
+    sb_sweep_config c = default_sweep();
+    const uint64_t reads = READS_AT_PRIORS;
     sb_sweep_eta_init(&e, &c, 1);
     sb_sweep_eta_add(&e, SB_ETA_WRITE, 10 * S);
     /* The median of 10 and five 2.2 is 2.2: 10 s counts 4.4, and the
