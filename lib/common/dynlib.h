@@ -4,12 +4,12 @@
  *
  * libpq (a PostgreSQL archive) and libarchive (`storbench image`) bring
  * their own dependencies (TLS, Kerberos, LDAP, libxml2, ICU): linked into
- * the program, they cost every storbench process 9 MiB of resident memory
- * and ~10 ms of start, where a job alone needs 3 MiB and 4 ms
- * (bench/RESULTS.md §19). The modules that use them open them by soname
- * here and call through a table of function pointers, filled by name;
- * the headers still give the types, so a call through the table is
- * checked as a direct call would be. A library that cannot be opened, or
+ * the program, they cost every storbench process 7.7 MiB of resident
+ * memory and 10-19 ms of start (a 1 GiB job's peak: 12.9 MiB, against
+ * 5.1 MiB without them; bench/RESULTS.md §19). The modules that use them
+ * open them by soname here and call through a table of function pointers,
+ * filled by name; the headers still give the types, so a call through the
+ * table is checked as a direct call would be. A library that cannot be opened, or
  * lacks a symbol, is one error naming it and what wanted it; nothing else
  * of storbench depends on it.
  */
