@@ -33,23 +33,37 @@ bad() {
     failed=$((failed + 1))
 }
 
-# interrupt NAME WAIT_FOR DELAY ARGS...: runs storbench ARGS in the
-# background, waits (up to 10 s) for a file matching WAIT_FOR to appear in
-# $W, then DELAY seconds more, sends SIGINT and waits (up to 10 s) for the
-# exit. Output in $T/out/NAME.stdout and .stderr; fails unless the exit
-# status is 130.
+# laid_out PATTERN BYTES: a file matching PATTERN in $W has BYTES or more,
+# its layout written (0: is there, a file or a directory).
+laid_out() {
+    local f
+    for f in "$W"/$1; do
+        [[ -e $f ]] || continue
+        [[ $2 -eq 0 || $(stat -c %s "$f" 2>/dev/null || echo 0) -ge $2 ]] && return 0
+    done
+    return 1
+}
+
+# interrupt NAME WAIT_FOR BYTES DELAY ARGS...: runs storbench ARGS in the
+# background, waits (up to 20 s) for a file matching WAIT_FOR in $W to hold
+# BYTES, then DELAY seconds more, sends SIGINT and waits (up to 10 s) for
+# the exit. Output in $T/out/NAME.stdout and .stderr; fails unless the exit
+# status is 130. Waiting for the bytes, not for the name: a run or a sweep
+# stopped while it lays out its file is another case (nothing measured,
+# nothing saved), and under qemu on a busy machine a 64 MiB layout took
+# longer than a fixed delay after the file appeared.
 interrupt() {
-    local name=$1 pattern=$2 delay=$3 out=$T/out/$1 i rc
-    shift 3
+    local name=$1 pattern=$2 bytes=$3 delay=$4 out=$T/out/$1 i rc
+    shift 4
     "$STORBENCH" "$@" >"$out.stdout" 2>"$out.stderr" </dev/null &
     pid=$!
-    for ((i = 0; i < 200; i++)); do
-        compgen -G "$W/$pattern" >/dev/null && break
+    for ((i = 0; i < 400; i++)); do
+        laid_out "$pattern" "$bytes" && break
         kill -0 "$pid" 2>/dev/null || break
         sleep 0.05
     done
-    compgen -G "$W/$pattern" >/dev/null ||
-        sb_fail "$name: no $pattern appeared in $W within 10 s: $(cat "$out.stderr")"
+    laid_out "$pattern" "$bytes" ||
+        sb_fail "$name: no $pattern of $bytes bytes in $W within 20 s: $(cat "$out.stderr")"
     sleep "$delay"
     kill -INT "$pid"
     for ((i = 0; i < 200; i++)); do
@@ -74,7 +88,7 @@ saved() {
 
 # ---- 1: a sweep stopped in its pause before the first point ----------------
 # The point never started: its CPU % must not be a share of next to no time.
-interrupt sweep 'storbench-*.tmp' 0.5 sweep --db "$DB" --label cut=yes --pause 60s \
+interrupt sweep 'storbench-*.tmp' $((4 << 20)) 0.5 sweep --db "$DB" --label cut=yes --pause 60s \
     --min-time 0.1s --max-time 0.2s --file-size 4m --bs 4k "$W"
 saved sweep 1 interrupted
 awk '/^CPU %/ { c = 1 } c && $1 == "4k" { print; exit }' "$T/out/sweep.stdout" >"$T/cpu"
@@ -86,7 +100,7 @@ grep -qE '^[^,]*,[^,]*,write,4096,,,,,,,' "$T/out/sweep_csv.stdout" ||
     bad "sweep: the CSV row of the unmeasured point is not empty: $(cat "$T/out/sweep_csv.stdout")"
 
 # ---- 2: a run stopped in its first test: the others never ran ---------------
-interrupt run 'storbench-run-*.tmp' 1.5 run --db "$DB" --label cut=yes --size 64m --time 5s "$W"
+interrupt run 'storbench-run-*.tmp' $((64 << 20)) 1.5 run --db "$DB" --label cut=yes --size 64m --time 5s "$W"
 saved run 2 interrupted
 grep -q '0\.00 \*' "$T/out/run.stdout" && bad "run: unmeasured tests print as 0.00 *"
 grep -qE '^RND4K Q1T1 +- +- +- +- +- +-$' "$T/out/run.stdout" ||
@@ -95,7 +109,7 @@ grep -qx -- '-: not measured: interrupted' "$T/out/run.stdout" ||
     bad "run: no footnote '-: not measured: interrupted'"
 
 # ---- 3: bonnie stopped in its first test -------------------------------------
-interrupt bonnie 'storbench-*' 1 bonnie --db "$DB" --label cut=yes -s 64 --char-size 64 -n 0 "$W"
+interrupt bonnie 'storbench-*' 0 1 bonnie --db "$DB" --label cut=yes -s 64 --char-size 64 -n 0 "$W"
 saved bonnie 3 interrupted
 grep -q '+++' "$T/out/bonnie.stdout" && bad "bonnie: an interrupted test prints as +++++"
 grep -qx 'putc: not measured: interrupted' "$T/out/bonnie.stdout" ||
@@ -129,7 +143,7 @@ rw=read
 stonewall
 rw=write
 FIO
-interrupt job 'first.*' 1 job --db "$DB" --label cut=yes "$T/two.fio"
+interrupt job 'first.*' $((8 << 20)) 1 job --db "$DB" --label cut=yes "$T/two.fio"
 saved job 4 interrupted
 grep -qE '^second +write +- +- +- +- +- +- +- +-$' "$T/out/job.stdout" ||
     bad "job: the job that never ran is not all '-'"
