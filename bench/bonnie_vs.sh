@@ -100,7 +100,7 @@ printf '|---|---|---|---|---|---|\n'
 for name in zcav sbzcav; do
     m=$(zmean "$out/$name.log")
     printf '| %s | %s | %s (%s) | %s | %s | %s |\n' "$name" "${took[$name]}" "$m" "$(pct "$m" "$R")" \
-        "$(zblocks "$out/$name.log")" "$(zhidden "$out/$name.log")" "$(grep '^# Read' "$out/$name.log" | head -1)"
+        "$(zblocks "$out/$name.log")" "$(zhidden "$out/$name.log")" "$(grep -m 1 '^# Read' "$out/$name.log")"
 done
 echo
 echo "raw outputs: $out"

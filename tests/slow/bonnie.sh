@@ -54,7 +54,7 @@ for i in 26 28 30 32 34 36; do
 done
 grep -q 'incomplete' "$out/text" && { echo "a test is incomplete"; bad=1; }
 [[ $bad -eq 0 ]] || sb_fail "a test missed its true speed or did not run"
-leftover=$(find "$mnt" -mindepth 1 -not -name lost+found -print | head -1)
+leftover=$(find "$mnt" -mindepth 1 -not -name lost+found -print -quit)
 [[ -z $leftover ]] || sb_fail "left behind: $leftover"
 echo "PASS: block output ${f[11]} K/s and input ${f[17]} K/s within 3% of $mib MiB/s," \
     "seeks ${f[19]}/s within 10% of $iops, with a 256 MiB file in $ram_mib MiB of RAM"

@@ -36,7 +36,7 @@ phase=first
 filled=no
 largest=0
 for _ in $(seq 1 3000); do
-    f=$(find "$mnt" -maxdepth 1 -name 'storbench-*.tmp' | head -1)
+    f=$(find "$mnt" -maxdepth 1 -name 'storbench-*.tmp' -print -quit)
     if [[ -n $f ]]; then
         size=$(stat -c %s "$f" 2>/dev/null || echo 0)
         if [[ $phase == first && ($size -ge $((16 << 20)) || $size -lt $largest) ]]; then
@@ -72,6 +72,6 @@ assert rows["4096"]["complete"] == "yes" and float(rows["4096"]["mib_per_s"]) > 
 assert rows["8"]["complete"] == "no" and "No space left" in rows["8"]["error"], rows
 assert rows["8"]["mib_per_s"] == "", rows  # no rate was measured: no number
 PY
-leftover=$(find "$mnt" -name 'storbench-*' | head -1)
+leftover=$(find "$mnt" -name 'storbench-*' -print -quit)
 [[ -z $leftover ]] || sb_fail "test file left behind: $leftover"
 echo "PASS: ENOSPC mid-test reported, earlier point kept, nothing left behind"

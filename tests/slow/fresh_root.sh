@@ -122,7 +122,7 @@ step_done
 grep -q '^SEQ1M Q8T1 ' "$logs/make-run.log" ||
     show_fail "$logs/make-run.log" "make run printed no result table"
 for p in libcmocka-dev clang fio bonnie++ clang-format; do
-    if in_root "$root" dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed'; then
+    if [[ $(in_root "$root" dpkg-query -W -f='${Status}' "$p" 2>/dev/null) == *'ok installed'* ]]; then
         sb_fail "make run installed $p, which only the tests need"
     fi
 done
@@ -184,7 +184,7 @@ in_root "$root2" dpkg --add-architecture armhf
 in_root "$root2" apt-get update >"$logs/apt2.log" 2>&1 ||
     show_fail "$logs/apt2.log" "apt-get update failed in the second root"
 for arch in amd64 arm64 armhf; do
-    deb=$(compgen -G "$debs/storbench_*_$arch.deb" | head -n 1 || true)
+    deb=$(compgen -G "$debs/storbench_*_$arch.deb" | sed -n 1p || true)
     [[ -n $deb ]] || sb_fail "make deb made no $arch package in $debs"
     cp -- "$deb" "$root2/tmp/"
     in_root "$root2" env DEBIAN_FRONTEND=noninteractive \

@@ -87,10 +87,10 @@ for how in TERM KILL; do
         left=
         mountpoint -q "$cmnt" 2>/dev/null && left+=" mount $cmnt;"
         mountpoint -q "$cfuse" 2>/dev/null && left+=" FUSE mount $cfuse;"
-        losetup -l -n -O BACK-FILE 2>/dev/null | grep -qF "$cfuse/disk" && left+=" loop device $cdev;"
+        grep -qF "$cfuse/disk" <<<"$(losetup -l -n -O BACK-FILE 2>/dev/null)" && left+=" loop device $cdev;"
         pgrep -f "sb_fakedisk $cfuse " >/dev/null && left+=" sb_fakedisk;"
         mountpoint -q "$kfuse" 2>/dev/null && left+=" card FUSE mount $kfuse;"
-        losetup -l -n -O BACK-FILE 2>/dev/null | grep -qF "$kfuse/disk" && left+=" card loop device $kdev;"
+        grep -qF "$kfuse/disk" <<<"$(losetup -l -n -O BACK-FILE 2>/dev/null)" && left+=" card loop device $kdev;"
         pgrep -f "sb_fakedisk $kfuse " >/dev/null && left+=" card sb_fakedisk;"
         [[ -e $kback ]] && left+=" card backing file $kback;"
         [[ -z $left ]] && break

@@ -283,7 +283,7 @@ sb_background cpid bash -c 'exec script -qefc "$1" "$2" >/dev/null' script \
     "$q >$(printf '%q' "$out/changed.json")" "$out/changed.tty"
 flipped=no
 for ((i = 0; i < 1200; i++)); do
-    if [[ -f $out/changed.tty ]] && tr '\r' '\n' <"$out/changed.tty" | grep -q " verify .*/ 64\.0 MiB"; then
+    if [[ -f $out/changed.tty ]] && grep -q $' verify [^\r]*/ 64\\.0 MiB' "$out/changed.tty"; then
         python3 - "$cback" "$img" "$bad_at" <<'PY'
 import sys
 back, img, at = sys.argv[1], sys.argv[2], int(sys.argv[3])
@@ -602,7 +602,7 @@ id=$(last_run_id)
 check "SIGINT: run $id saved as interrupted ($(run_status "$id"))" eq "$(run_status "$id")" interrupted
 check "SIGINT: nothing mounted from $idev" eq "$(grep -c "^$idev" /proc/mounts || true)" 0
 left=$(find /tmp /dev/shm -maxdepth 1 -newer "$out/before-sigint" -name '*storbench*' \
-    ! -name 'storbench-test.*' 2>/dev/null | head -n 5)
+    ! -name 'storbench-test.*' 2>/dev/null | sed -n 1,5p)
 check "SIGINT: nothing left in /tmp or /dev/shm${left:+: $left}" eq "$left" ""
 sb_throttle "$idev" wbps=0
 
@@ -632,7 +632,7 @@ if image text 0 --destructive --force --db "$db" "$img" "$tdev"; then
     if cmp -s "$out/text.out" "$out/show.txt"; then
         ok "results show $id prints what the run printed"
     else
-        bad "results show $id differs from the run's output: $(diff "$out/text.out" "$out/show.txt" | head -20)"
+        bad "results show $id differs from the run's output: $(diff "$out/text.out" "$out/show.txt" | sed -n 1,20p)"
     fi
     rc=0
     "$SB_BIN" report --db "$db" -o "$out/report.html" "$id" 2>"$out/report.err" || rc=$?

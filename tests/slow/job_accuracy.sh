@@ -99,7 +99,7 @@ n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["jobs"])
 printf 'numjobs=4 summed: '
 sb_within "$(field four 'j["read"]["iops"]')" 400 5 || bad=1
 
-leftover=$(find "$mnt" -mindepth 1 -not -name lost+found | head -1)
+leftover=$(find "$mnt" -mindepth 1 -not -name lost+found -print -quit)
 [[ -z $leftover ]] || sb_fail "file left behind: $leftover"
 [[ $bad -eq 0 ]] || sb_fail "a job missed its true speed"
 echo "PASS: storbench job within its bounds of the throttled limits"

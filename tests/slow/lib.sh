@@ -1043,7 +1043,7 @@ _sb_undo() {
             # (only if that pid is still our program, serving this mount).
             for ((t = 0; t < 30; t++)); do
                 [[ -r /proc/${f[2]}/cmdline ]] || break
-                tr '\0' ' ' <"/proc/${f[2]}/cmdline" 2>/dev/null | grep -Fq -- "${f[1]}" || break
+                [[ $(tr '\0' ' ' <"/proc/${f[2]}/cmdline" 2>/dev/null) == *"${f[1]}"* ]] || break
                 ((t == 20)) && kill -TERM "${f[2]}" 2>/dev/null
                 sleep 0.1
             done
