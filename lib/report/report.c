@@ -161,6 +161,32 @@ void sb_report_fmt_ns(double ns, char *buf, size_t len)
         snprintf(buf, len, "%.2fs", ns / 1e9);
 }
 
+bool sb_report_cut_file(const sb_target_res *tr, uint64_t *used, uint64_t *asked)
+{
+    const char *u = sb_kvs_get(&tr->info, "test_file_bytes");
+    const char *a = sb_kvs_get(&tr->info, "test_file_bytes_asked");
+    for (size_t i = 0; !(u && a) && i < tr->n_tests; i++) {
+        u = sb_kvs_get(&tr->tests[i].params, "size");
+        a = sb_kvs_get(&tr->tests[i].params, "size_asked");
+    }
+    if (!u || !a)
+        return false;
+    *used = strtoull(u, NULL, 10);
+    *asked = strtoull(a, NULL, 10);
+    return true;
+}
+
+void sb_report_cut_note(const sb_target_res *tr, const char *prefix, sb_sink *sink)
+{
+    uint64_t used, asked;
+    if (!sb_report_cut_file(tr, &used, &asked))
+        return;
+    char u[32], a[32];
+    sb_sink_printf(sink, "%s%s%s test file (of %s asked: the layout's time ran out)\n",
+                   prefix ? prefix : "", prefix ? ": " : "", sb_format_bytes(used, u, sizeof u),
+                   sb_format_bytes(asked, a, sizeof a));
+}
+
 void sb_report_unmeasured_note(const sb_target_res *tr, const char *kind, sb_sink *sink)
 {
     for (size_t i = 0; i < tr->n_tests; i++) {

@@ -504,6 +504,22 @@ static void render_text(const layout *l, const sb_report_opts *o, sb_sink *sink)
         if (mk.missing)
             sb_sink_puts(sink, "- not measured\n");
     }
+    /* A column whose tests used less than the file asked for: its rates
+     * are of a smaller file (on a device whose speed moves with the area,
+     * another area). Once per run and target. */
+    bool said = false;
+    for (size_t c = 0; c < l->n_cols; c++) {
+        uint64_t used, asked;
+        if ((c > 0 && l->cols[c].target == l->cols[c - 1].target) ||
+            !sb_report_cut_file(l->cols[c].target, &used, &asked))
+            continue;
+        char who[1100];
+        snprintf(who, sizeof who, "run %lld, %s", (long long)l->cols[c].run_id,
+                 l->cols[c].target->path);
+        sb_sink_puts(sink, said ? "" : "\n");
+        sb_report_cut_note(l->cols[c].target, who, sink);
+        said = true;
+    }
 }
 
 /* ---- CSV ------------------------------------------------------------------ */

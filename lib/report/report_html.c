@@ -24,6 +24,7 @@
 
 #include "report/report_html.h"
 #include "storbench/html.h"
+#include "storbench/units.h"
 
 bool sb_html_strs_add(sb_html_strs *l, const char *s)
 {
@@ -595,6 +596,23 @@ static void runs_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
             sb_sink_puts(s, ")");
         }
         sb_sink_puts(s, ".</b> What it did not measure is left blank.</p>\n");
+    }
+    /* A test file cut short by its layout's time: the run's rates are of
+     * a smaller file than asked. */
+    for (size_t i = 0; i < n; i++) {
+        const sb_run *r = runs[i].run;
+        for (size_t t = 0; t < r->n_targets; t++) {
+            uint64_t used, asked;
+            if (!sb_report_cut_file(&r->targets[t], &used, &asked))
+                continue;
+            char u[32], a[32];
+            sb_sink_printf(s, "<p class=\"note\"><b>Run %lld, ", (long long)runs[i].id);
+            sb_html_esc(h, r->targets[t].path);
+            sb_sink_printf(s,
+                           ": %s test file of %s asked.</b> The layout's time ran out; its "
+                           "tests used what was laid out.</p>\n",
+                           sb_format_bytes(used, u, sizeof u), sb_format_bytes(asked, a, sizeof a));
+        }
     }
 }
 

@@ -125,6 +125,18 @@ void sb_report_print_size(char *buf, size_t len, uint64_t n, const char *units);
  * "1.20s"; "-" when 0 or less. */
 void sb_report_fmt_ns(double ns, char *buf, size_t len);
 
+/* Whether tr's test file was cut short because its layout's time ran out
+ * (sweep.h, job.h): then true, with the bytes its tests used in *used and
+ * the bytes asked in *asked. A sweep says so in its target's info
+ * (test_file_bytes, test_file_bytes_asked), a run or a job in its tests'
+ * params (size, size_asked; the first test that has both). */
+bool sb_report_cut_file(const sb_target_res *tr, uint64_t *used, uint64_t *asked);
+
+/* One line for a cut test file (sb_report_cut_file): "[PREFIX: ]80 MiB
+ * test file (of 256 MiB asked: the layout's time ran out)"; nothing when
+ * tr's file was not cut. */
+void sb_report_cut_note(const sb_target_res *tr, const char *prefix, sb_sink *sink);
+
 /* For the tests of kind (NULL: any) of tr that were not measured
  * (sb_test_measured false), one line per distinct reason: "-: not
  * measured: REASON" (the reason "interrupted", or an error), the footnote

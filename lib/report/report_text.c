@@ -251,15 +251,11 @@ static void cut_files(const sb_run *run, sb_sink *sink)
     bool any = false;
     for (size_t t = 0; t < run->n_targets; t++) {
         const sb_target_res *tr = &run->targets[t];
-        const char *used = sb_kvs_get(&tr->info, "test_file_bytes");
-        const char *asked = sb_kvs_get(&tr->info, "test_file_bytes_asked");
-        if (!used || !asked)
+        uint64_t used, asked;
+        if (!sb_report_cut_file(tr, &used, &asked))
             continue;
-        char name[1024], u[32], a[32];
-        sb_sink_printf(sink, "%s: %s test file (of %s asked: the layout's time ran out)\n",
-                       target_name(run, tr, name, sizeof name),
-                       sb_format_bytes(strtoull(used, NULL, 10), u, sizeof u),
-                       sb_format_bytes(strtoull(asked, NULL, 10), a, sizeof a));
+        char name[1024];
+        sb_report_cut_note(tr, target_name(run, tr, name, sizeof name), sink);
         any = true;
     }
     if (any)

@@ -175,6 +175,16 @@ else
     echo "not ok - runcut: no size_asked 268435456 in the archived run"
     failed=$((failed + 1))
 fi
+"$SB_BIN" report 1 --db "$T/cut.db" >"$T/cut.html"
+"$SB_BIN" results compare 1 1 --db "$T/cut.db" >"$T/cut.compare"
+if grep -qE '<b>Run 1, .*: [0-9.]+ MiB test file of 256\.0 MiB asked\.</b>' "$T/cut.html" &&
+    grep -qE "^run 1, .*: [0-9.]+ MiB test file \(of 256\.0 MiB asked: the layout's time ran out\)$" \
+        "$T/cut.compare"; then
+    echo "ok - runcut: the report and results compare say the cut"
+else
+    echo "not ok - runcut: the report or results compare does not say the cut"
+    failed=$((failed + 1))
+fi
 [[ -z $(find "$mnt" -name 'storbench-*' -print -quit) ]] || {
     echo "not ok - runcut: a test file was left in $mnt"
     failed=$((failed + 1))

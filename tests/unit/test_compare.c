@@ -430,6 +430,52 @@ static void test_job_vs_fio(void **state)
     sb_compare_metrics_free(&only);
 }
 
+/* Run 1: a job whose layout's time ran out (80 of 256 MiB), run 2 the
+ * fio import of it, run 3 a sweep whose layout ran out (12 of 64 MiB). */
+static sb_run *cut_run(size_t i)
+{
+    sb_error err = { 0 };
+    if (i < 2) {
+        sb_run *run = job_vs_fio_run(i);
+        for (size_t k = 0; i == 0 && k < run->targets[0].n_tests; k++) {
+            ok(sb_kvs_set(&run->targets[0].tests[k].params, "size", "83886080", &err), &err);
+            ok(sb_kvs_set(&run->targets[0].tests[k].params, "size_asked", "268435456", &err), &err);
+        }
+        return run;
+    }
+    sb_run *run = seed000_run(0);
+    ok(sb_kvs_set(&run->targets[0].info, "test_file_bytes", "12582912", &err), &err);
+    ok(sb_kvs_set(&run->targets[0].info, "test_file_bytes_asked", "67108864", &err), &err);
+    return run;
+}
+
+/* A column whose test file was cut short says so under the tables, once per
+ * run and target; the uncut run says nothing. */
+static void test_cut_file(void **state)
+{
+    (void)state;
+    sb_compare_metrics headline = { 0 };
+    char *s = render_sel(cut_run, 2, SB_FORMAT_TEXT, &headline);
+    assert_non_null(strstr(
+        s,
+        "\n\nrun 1, /mnt/sd: 80.0 MiB test file (of 256.0 MiB asked: the layout's time ran out)\n"));
+    assert_null(strstr(s, "run 2, /mnt/sd:"));
+    assert_null(strstr(strstr(s, "test file (of") + 1, "test file (of")); /* once */
+    free(s);
+    sb_compare_run runs[2] = { { 3, cut_run(2) }, { 4, cut_run(1) } };
+    sb_buf out = { 0 };
+    sb_sink sink;
+    sb_error err = { 0 };
+    sb_sink_init_buf(&sink, &out);
+    ok(sb_compare_render(runs, 2, SB_FORMAT_TEXT, NULL, &headline, &sink, &err), &err);
+    assert_non_null(strstr(out.data, "\nrun 3, /media/ext2: 12.0 MiB test file (of 64.0 MiB asked: "
+                                     "the layout's time ran out)\n"));
+    assert_null(strstr(out.data, "run 4, "));
+    sb_buf_free(&out);
+    for (size_t i = 0; i < 2; i++)
+        sb_run_free((sb_run *)runs[i].run);
+}
+
 /* --metrics: known names only, the nearest one suggested. */
 static void test_parse_metrics(void **state)
 {
@@ -481,6 +527,7 @@ int main(void)
         cmocka_unit_test(test_seed000_json), cmocka_unit_test(test_seed004_text),
         cmocka_unit_test(test_values),       cmocka_unit_test(test_no_tests),
         cmocka_unit_test(test_job_vs_fio),   cmocka_unit_test(test_parse_metrics),
+        cmocka_unit_test(test_cut_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

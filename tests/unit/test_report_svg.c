@@ -1046,6 +1046,37 @@ static void test_compare_runs(void **state)
     sb_buf_free(&out);
 }
 
+/* suite_run, whose layout's time ran out in run 1 (the standard suite:
+ * 80 of 1024 MiB). */
+static sb_run *cut_suite_run(size_t i)
+{
+    sb_run *run = suite_run(i);
+    sb_error err = { 0 };
+    for (size_t k = 0; i == 0 && k < run->targets[0].n_tests; k++) {
+        ok(sb_kvs_set(&run->targets[0].tests[k].params, "size", "83886080", &err), &err);
+        ok(sb_kvs_set(&run->targets[0].tests[k].params, "size_asked", "1073741824", &err), &err);
+    }
+    return run;
+}
+
+/* A test file cut short by its layout's time: a note under the runs, for
+ * that run and target alone. */
+static void test_cut_file(void **state)
+{
+    (void)state;
+    sb_buf out;
+    sb_error err = { 0 };
+    ok(render(cut_suite_run, 2, SB_HTML_PAGE, 0, &out, &err), &err);
+    assert_non_null(strstr(out.data, "<p class=\"note\"><b>Run 1, /mnt: 80.0 MiB test file of 1.0 "
+                                     "GiB asked.</b> The layout's time ran out; its tests used "
+                                     "what was laid out.</p>"));
+    assert_null(strstr(out.data, "<b>Run 2, /mnt:"));
+    sb_buf_free(&out);
+    ok(render(suite_run, 2, SB_HTML_PAGE, 0, &out, &err), &err);
+    assert_null(strstr(out.data, "test file of"));
+    sb_buf_free(&out);
+}
+
 /* Two zcav scans of the same card, run 1 a little slower. */
 static sb_run *zcav_run(size_t i)
 {
@@ -1244,6 +1275,7 @@ int main(void)
         cmocka_unit_test(test_no_tests),
         cmocka_unit_test(test_job),
         cmocka_unit_test(test_compare_runs),
+        cmocka_unit_test(test_cut_file),
         cmocka_unit_test(test_zcav),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
