@@ -17,6 +17,8 @@
 #    0.25 s, a sample; the aggregate within 3% of the sum of the hosts'
 #    rates), and with times per rank (%r) that keep ranks 1 and 2 below
 #    their minimum when rank 0 ends, theirs end by the gate (`stonewall`);
+#    run --stonewall ends each of the suite's nine tests on every host
+#    with rank 0's (asked for 0.5 s; rank 2 for 2.5 s, ended under 2 s);
 #    a size-based job with --stonewall-hosts ends on every host
 #    with the fastest (times within 0.4 s, all before the slow host's 6.4 s);
 #  * bonnie --stonewall (-b: every write synchronous, so that a write test
@@ -178,6 +180,27 @@ fleet = [t for t in run["targets"] if t["kind"] == "fleet"][0]["tests"][0]
 times = {m["metric"]: m for m in fleet["measurements"]}["span"]["samples"]
 print("host times:", times)
 assert max(times) < 1.5 and max(times) - min(times) < 0.25, times
+PY
+
+# --- run --stonewall: each test of the suite ends on every host with the first ----------
+# Each rank its own test time again (rank 0: 0.5 s, rank 1: 1.5 s, rank 2: 2.5 s), so that
+# only the gate can end rank 2 before 2.5 s, in each of the suite's nine tests. A host ends
+# when the I/O it has in flight completes: SEQ1M Q8T1 has 8 MiB in flight, 0.8 s at 10 MiB/s
+# (rank 0 then ended at 1.20 s, the gate ended ranks 1 and 2 at 1.55 and 1.43 s); so every
+# host's time under 2 s.
+mpi "$SB_BIN" run --no-save --stonewall --size 16m --time %r.5s -f json "$T/d%r" \
+    >"$T/runwall.json" 2>"$T/runwall.err" ||
+    { cat "$T/runwall.err"; sb_fail "mpirun storbench run --stonewall failed"; }
+python3 - "$T/runwall.json" <<'PY' || sb_fail "run --stonewall: the gate did not end the tests together"
+import json, sys
+run = json.load(open(sys.argv[1]))
+run = run["runs"][0] if "runs" in run else run
+fleet = [t for t in run["targets"] if t["kind"] == "fleet"][0]["tests"]
+assert len(fleet) == 9, [t["name"] for t in fleet]
+for t in fleet:
+    times = {m["metric"]: m for m in t["measurements"]}["span"]["samples"]
+    print("run --stonewall %-12s host times %s" % (t["name"], " ".join("%.2f" % x for x in times)))
+    assert len(times) == 3 and max(times) < 2.0, (t["name"], times)
 PY
 
 # --- job --stonewall-hosts: a size-based job ends with the fastest host ---------------
