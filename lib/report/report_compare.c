@@ -506,12 +506,16 @@ static void render_text(const layout *l, const sb_report_opts *o, sb_sink *sink)
     }
     /* A column whose tests used less than the file asked for: its rates
      * are of a smaller file (on a device whose speed moves with the area,
-     * another area). Once per run and target. */
+     * another area). Once per run and target, also when a run is named
+     * twice. */
     bool said = false;
     for (size_t c = 0; c < l->n_cols; c++) {
         uint64_t used, asked;
-        if ((c > 0 && l->cols[c].target == l->cols[c - 1].target) ||
-            !sb_report_cut_file(l->cols[c].target, &used, &asked))
+        bool again = false;
+        for (size_t e = 0; e < c && !again; e++)
+            again = l->cols[e].run_id == l->cols[c].run_id &&
+                    strcmp(l->cols[e].target->path, l->cols[c].target->path) == 0;
+        if (again || !sb_report_cut_file(l->cols[c].target, &used, &asked))
             continue;
         char who[1100];
         snprintf(who, sizeof who, "run %lld, %s", (long long)l->cols[c].run_id,
@@ -597,6 +601,12 @@ static SB_MUST_CHECK sb_status render_json(const layout *l, sb_sink *sink, sb_er
         json_object_set_new(o, "labels", sb_report_jkvs(&col->run->labels));
         json_object_set_new(o, "target", sb_report_jstr(col->target->path));
         json_object_set_new(o, "fs", fs ? sb_report_jstr(fs) : json_null());
+        uint64_t used, asked;
+        if (sb_report_cut_file(col->target, &used, &asked)) {
+            /* The layout's time ran out: the bytes the tests used, and asked. */
+            json_object_set_new(o, "test_file_bytes", json_integer((json_int_t)used));
+            json_object_set_new(o, "test_file_bytes_asked", json_integer((json_int_t)asked));
+        }
         json_array_append_new(cols, o);
     }
     json_object_set_new(root, "columns", cols);

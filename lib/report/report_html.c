@@ -598,10 +598,13 @@ static void runs_table(sb_html_page *h, const sb_compare_run *runs, size_t n)
         sb_sink_puts(s, ".</b> What it did not measure is left blank.</p>\n");
     }
     /* A test file cut short by its layout's time: the run's rates are of
-     * a smaller file than asked. */
+     * a smaller file than asked. Once, also when a run is named twice. */
     for (size_t i = 0; i < n; i++) {
         const sb_run *r = runs[i].run;
-        for (size_t t = 0; t < r->n_targets; t++) {
+        bool again = false;
+        for (size_t j = 0; j < i && !again; j++)
+            again = runs[j].id == runs[i].id;
+        for (size_t t = 0; !again && t < r->n_targets; t++) {
             uint64_t used, asked;
             if (!sb_report_cut_file(&r->targets[t], &used, &asked))
                 continue;

@@ -462,6 +462,24 @@ static void test_cut_file(void **state)
     assert_null(strstr(s, "run 2, /mnt/sd:"));
     assert_null(strstr(strstr(s, "test file (of") + 1, "test file (of")); /* once */
     free(s);
+    s = render_sel(cut_run, 2, SB_FORMAT_JSON, &headline);
+    assert_non_null(strstr(s, "\"test_file_bytes\": 83886080"));
+    assert_non_null(strstr(s, "\"test_file_bytes_asked\": 268435456"));
+    assert_null(strstr(strstr(s, "test_file_bytes_asked") + 1, "test_file_bytes_asked"));
+    free(s);
+    /* A run named twice: its note once. */
+    sb_compare_run twice[2] = { { 1, cut_run(0) }, { 1, cut_run(0) } };
+    sb_buf out2 = { 0 };
+    sb_sink sink2;
+    sb_error err2 = { 0 };
+    sb_sink_init_buf(&sink2, &out2);
+    ok(sb_compare_render(twice, 2, SB_FORMAT_TEXT, NULL, &headline, &sink2, &err2), &err2);
+    const char *first = strstr(out2.data, "run 1, /mnt/sd:");
+    assert_non_null(first);
+    assert_null(strstr(first + 1, "run 1, /mnt/sd:"));
+    sb_buf_free(&out2);
+    for (size_t i = 0; i < 2; i++)
+        sb_run_free((sb_run *)twice[i].run);
     sb_compare_run runs[2] = { { 3, cut_run(2) }, { 4, cut_run(1) } };
     sb_buf out = { 0 };
     sb_sink sink;
