@@ -81,7 +81,7 @@ sb_vm_kernel() {
             _sb_vm_kernel_pkg _sb_pkg _sb_ver || true
             (cd "$_sbvm_dl" && apt-get -qq download "$_sb_pkg") >"$_sbvm_dl/err" 2>&1 || true
         fi
-        _sb_deb=$(find "$_sbvm_dl" -maxdepth 1 -name "${_sb_pkg}_*.deb" | head -n 1)
+        _sb_deb=$(find "$_sbvm_dl" -maxdepth 1 -name "${_sb_pkg}_*.deb" -print -quit)
         if [[ -n $_sb_deb ]]; then
             _sbvm_dir=$SB_VM_CACHE/${_sb_pkg}_$_sb_ver
             # Unpacked beside its final name, renamed when complete: an
@@ -93,7 +93,7 @@ sb_vm_kernel() {
                 sb_fail "dpkg-deb -x $_sb_deb: $_sb_err"
             fi
             # The package leaves modules.dep to its postinst: make it here.
-            _sb_f=$(find "$_sb_new/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+            _sb_f=$(find "$_sb_new/lib/modules" -mindepth 1 -maxdepth 1 -type d -print -quit)
             if ! _sb_err=$(depmod -b "$_sb_new" "${_sb_f##*/}" 2>&1); then
                 sb_fail "depmod -b $_sb_new ${_sb_f##*/}: $_sb_err"
             fi
@@ -169,7 +169,7 @@ sb_vm_run() {
     [[ -d $_sb_k && -f $_sb_initrd && $_sb_mib =~ ^[1-9][0-9]*$ && $_sb_to =~ ^[1-9][0-9]*$ ]] ||
         sb_fail "usage: sb_vm_run KDIR INITRD DISK_MIB TIMEOUT_S [VAR]"
     _sb_check_var "$_sb_var"
-    _sb_kernel=$(find "$_sb_k/boot" -maxdepth 1 -name 'vmlinuz-*' | head -n 1)
+    _sb_kernel=$(find "$_sb_k/boot" -maxdepth 1 -name 'vmlinuz-*' -print -quit)
     [[ -n $_sb_kernel ]] || sb_fail "sb_vm_run: no boot/vmlinuz-* in $_sb_k"
     sb_tmpdir_in /dev/shm _sbvm_shm
     truncate -s "${_sb_mib}M" "$_sbvm_shm/disk.img" || sb_fail "sb_vm_run: cannot create $_sbvm_shm/disk.img"
@@ -244,9 +244,9 @@ _sb_vm_prune() {
 # removed; empty when it is not set.
 _sb_vm_config() {
     local f
-    f=$(find "$1/boot" -maxdepth 1 -name 'config-*' | head -n 1)
+    f=$(find "$1/boot" -maxdepth 1 -name 'config-*' -print -quit)
     [[ -n $f ]] || sb_fail "no boot/config-* in $1"
-    sed -n "s/^$2=\"\{0,1\}\([^\"]*\)\"\{0,1\}\$/\1/p" "$f" | head -n 1
+    sed -n "s/^$2=\"\{0,1\}\([^\"]*\)\"\{0,1\}\$/\1/p" "$f" | sed -n 1p
 }
 
 # _sb_vm_copy_bin ROOT SRC DEST: copy the program SRC to ROOT/DEST and each
@@ -272,7 +272,7 @@ _sb_vm_copy_bin() {
 # listed there already. A module built into the kernel needs nothing.
 _sb_vm_module() {
     local k=$1 root=$2 name=${3//-/_} mdir line file deps d base
-    mdir=$(find "$k/lib/modules" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+    mdir=$(find "$k/lib/modules" -mindepth 1 -maxdepth 1 -type d -print -quit)
     [[ -f $mdir/modules.dep ]] || sb_fail "no modules.dep in $k/lib/modules"
     line=$(awk -v n="$name" -F: '{ b = $1; sub(/.*\//, "", b); sub(/\.ko.*/, "", b); gsub(/-/, "_", b)
         if (b == n) { print; exit } }' "$mdir/modules.dep")

@@ -4,10 +4,12 @@
 #   tests/style/shell_selftest.sh CHECKER
 #
 # Runs CHECKER on a fake source tree in a temporary directory: a pipefail
-# script with five bad lines (and lines that only look bad), the same lines in
-# a script without pipefail, and checks that it exits 1 and reports exactly
-# the five bad lines by FILE:LINE; then with the bad script removed, that it
-# exits 0. Registered as the meson test 'shell-selftest' in suite 'style'.
+# script with five bad lines (and lines that only look bad) that sources
+# lib.sh, which has one more; the same lines in a script without pipefail,
+# which sources other.sh, which has one too. Checks that it exits 1 and
+# reports exactly the six bad lines of the first two by FILE:LINE; then with
+# the bad script removed, that it exits 0. Registered as the meson test
+# 'shell-selftest' in suite 'style'.
 set -u
 
 checker=${1:?usage: shell_selftest.sh CHECKER}
@@ -25,21 +27,23 @@ grep -q x file || echo none
 grep -c x <<<"$(ls)"
 ls | sed -n 1p
 ls | grep -v x | sort'
-printf '#!/usr/bin/env bash\nset -euo pipefail\n%s\n' "$body" >"$tmp/tests/bad.sh"
-printf '#!/usr/bin/env bash\nset -u\n%s\n' "$body" >"$tmp/tests/nopipefail.sh"
+printf '#!/usr/bin/env bash\nset -euo pipefail\n%s\n. "$(dirname "$0")/lib.sh"\n' "$body" >"$tmp/tests/bad.sh"
+printf '#!/usr/bin/env bash\nset -u\n%s\nsource ./other.sh\n' "$body" >"$tmp/tests/nopipefail.sh"
+printf '# sourced\nf() { ls | head -n 2; }\n' >"$tmp/tests/lib.sh"
+printf '# sourced\nf() { ls | head -n 2; }\n' >"$tmp/tests/other.sh"
 printf '#!/bin/sh\nset -e -o pipefail\necho fine | grep -c x\n' >"$tmp/scripts/tool"
 
 failed=0
 out=$("$checker" "$tmp")
 rc=$?
-want=$(printf 'tests/bad.sh:%s\n' 3 4 5 6 7)
+want=$(printf 'tests/bad.sh:%s\n' 3 4 5 6 7; echo tests/lib.sh:2)
 got=$(grep -oE '^tests/[a-z]+\.sh:[0-9]+' <<<"$out")
 if [[ $rc -ne 1 || $got != "$want" ]]; then
     echo "not ok - bad tree: exit $rc, found:"
     printf '%s\n' "$out"
     failed=1
 else
-    echo "ok - bad tree: exit 1, the five bad lines and no other"
+    echo "ok - bad tree: exit 1, the six bad lines and no other"
 fi
 
 rm "$tmp/tests/bad.sh"
