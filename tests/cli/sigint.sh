@@ -39,8 +39,18 @@ interrupt() {
         sb_fail "$name: no storbench-*.tmp appeared in $dir within 10 s"
     fi
     # With a long pause, let the 16 MiB layout finish so the signal lands in
-    # the pause.
-    [[ $# -gt 0 ]] && sleep 0.5
+    # the pause: wait (up to 20 s more) for the file to hold its 16 MiB, not a
+    # fixed time, which under qemu on a busy machine may end inside the
+    # layout; then half a second for its last sync.
+    if [[ $# -gt 0 ]]; then
+        local f size=0
+        for ((i = 0; i < 400 && size < 16777216; i++)); do
+            f=$(compgen -G "$dir/storbench-*.tmp") && size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+            ((size < 16777216)) && sleep 0.05
+        done
+        ((size >= 16777216)) || sb_fail "$name: the test file did not reach 16 MiB within 20 s"
+        sleep 0.5
+    fi
 
     kill -s "$sig" "$pid"
     # Give it 10 s to stop.
