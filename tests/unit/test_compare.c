@@ -361,11 +361,11 @@ static sb_run *job_vs_fio_run(size_t i)
     return run;
 }
 
-static char *render_sel(make_fn make, size_t n, sb_format fmt, const sb_compare_metrics *sel)
+/* Renders runs[0..n) with the metrics sel, frees the runs, and returns the
+ * output with runs of spaces squeezed to one (free it). */
+static char *render_runs(sb_compare_run *runs, size_t n, sb_format fmt,
+                         const sb_compare_metrics *sel)
 {
-    sb_compare_run runs[2];
-    for (size_t i = 0; i < n; i++)
-        runs[i] = (sb_compare_run){ (int64_t)i + 1, make(i) };
     sb_buf out = { 0 };
     sb_sink sink;
     sb_error err = { 0 };
@@ -377,6 +377,15 @@ static char *render_sel(make_fn make, size_t n, sb_format fmt, const sb_compare_
     char *sq = squeeze(out.data);
     sb_buf_free(&out);
     return sq;
+}
+
+/* render_runs of make(0..n), as runs 1..n. */
+static char *render_sel(make_fn make, size_t n, sb_format fmt, const sb_compare_metrics *sel)
+{
+    sb_compare_run runs[2];
+    for (size_t i = 0; i < n; i++)
+        runs[i] = (sb_compare_run){ (int64_t)i + 1, make(i) };
+    return render_runs(runs, n, fmt, sel);
 }
 
 /* A storbench job and the same job's fio result share a row; the test
@@ -469,29 +478,17 @@ static void test_cut_file(void **state)
     free(s);
     /* A run named twice: its note once. */
     sb_compare_run twice[2] = { { 1, cut_run(0) }, { 1, cut_run(0) } };
-    sb_buf out2 = { 0 };
-    sb_sink sink2;
-    sb_error err2 = { 0 };
-    sb_sink_init_buf(&sink2, &out2);
-    ok(sb_compare_render(twice, 2, SB_FORMAT_TEXT, NULL, &headline, &sink2, &err2), &err2);
-    const char *first = strstr(out2.data, "run 1, /mnt/sd:");
+    s = render_runs(twice, 2, SB_FORMAT_TEXT, &headline);
+    const char *first = strstr(s, "run 1, /mnt/sd:");
     assert_non_null(first);
     assert_null(strstr(first + 1, "run 1, /mnt/sd:"));
-    sb_buf_free(&out2);
-    for (size_t i = 0; i < 2; i++)
-        sb_run_free((sb_run *)twice[i].run);
+    free(s);
     sb_compare_run runs[2] = { { 3, cut_run(2) }, { 4, cut_run(1) } };
-    sb_buf out = { 0 };
-    sb_sink sink;
-    sb_error err = { 0 };
-    sb_sink_init_buf(&sink, &out);
-    ok(sb_compare_render(runs, 2, SB_FORMAT_TEXT, NULL, &headline, &sink, &err), &err);
-    assert_non_null(strstr(out.data, "\nrun 3, /media/ext2: 12.0 MiB test file (of 64.0 MiB asked: "
-                                     "the layout's time ran out)\n"));
-    assert_null(strstr(out.data, "run 4, "));
-    sb_buf_free(&out);
-    for (size_t i = 0; i < 2; i++)
-        sb_run_free((sb_run *)runs[i].run);
+    s = render_runs(runs, 2, SB_FORMAT_TEXT, &headline);
+    assert_non_null(strstr(s, "\nrun 3, /media/ext2: 12.0 MiB test file (of 64.0 MiB asked: "
+                              "the layout's time ran out)\n"));
+    assert_null(strstr(s, "run 4, "));
+    free(s);
 }
 
 /* --metrics: known names only, the nearest one suggested. */
