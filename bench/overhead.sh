@@ -138,7 +138,8 @@ printf 'round\ttool\tdirection\tbs_bytes\tsize\tmib_per_s\tseconds\tstorbench_io
     echo "# cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cpus; kernel $(uname -r);" \
         "RAM $(free -g | awk '/^Mem:/ { print $2 }') GiB"
     echo "# storbench: $STORBENCH ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)," \
-        "$(git -C "$root" status --porcelain 2>/dev/null | grep -c . || true) uncommitted files;" \
+        "$(git -C "$root" status --porcelain -- ':(top)' ':(top,exclude)bench/data' 2>/dev/null |
+            grep -c . || true) uncommitted files outside bench/data;" \
         "binary built $(date -u -r "$STORBENCH" '+%F %T') UTC)"
     [[ -z $BASELINE ]] || echo "# baseline: $BASELINE (built $(date -u -r "$BASELINE" '+%F %T') UTC)"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"

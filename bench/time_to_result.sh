@@ -124,11 +124,13 @@ mkdir -p -- "$(dirname -- "$OUT")"
 
 # built BINARY: what the header says about a storbench binary: the commit
 # and uncommitted files of the git work tree it is in, if any, and its time.
+# bench/data is left out of the count: it holds the benches' own output.
 built() {
     local dir rev src
     dir=$(dirname -- "$1")
     if rev=$(git -C "$dir" rev-parse --short HEAD 2>/dev/null); then
-        src="$rev, $(git -C "$dir" status --porcelain 2>/dev/null | grep -c . || true) uncommitted files"
+        src="$rev, $(git -C "$dir" status --porcelain -- ':(top)' ':(top,exclude)bench/data' \
+            2>/dev/null | grep -c . || true) uncommitted files outside bench/data"
     else
         src="not in a git work tree"
     fi
