@@ -364,33 +364,50 @@ static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes
  * 1.0-1.2 s, more than the layout saved (bench/RESULTS.md §17); a buffered
  * read point reads 17-48 MiB on the test bed (7 to 40 MiB/s). The layout
  * cannot know the read rate, so it is read here: PROBE_BS blocks from the
- * file's start, direct where the target allows it (else buffered, the
- * cache dropped first), for PROBE_NS, and *floor is READ_FLOOR_NS of that
- * rate in whole layout chunks. Untimed, like the layout; a device reading
- * less than 16 MiB/s needs no more than the 32 MiB the layout keeps.
+ * file's start for PROBE_NS, or until it has read enough to show a floor
+ * of `asked` (a tenth of it), and *floor is READ_FLOOR_NS of that rate in
+ * whole layout chunks. Untimed, like the layout; a device reading less
+ * than 16 MiB/s needs no more than the 32 MiB the layout keeps.
+ *
+ * The probe reads direct where the target allows it, and leaves the page
+ * cache alone: the write points that follow overwrite the laid-out file,
+ * and they find it cached, as in a sweep that only writes. With the whole
+ * file's cache dropped here, 24/12 MiB/s writes began with bursts of
+ * +17-33% and their paybacks in their first 0.6 s, which kept their
+ * spread wide for seconds: their points of 64 B and up took 51, 30 and
+ * 75 s in three default sweeps, and 27-31 s in six sweeps that only
+ * wrote (bench/RESULTS.md §21). A buffered probe
+ * (no O_DIRECT) must read cold, so it drops the cache of what it will read
+ * and no more; what it reads stays cached (each read point drops the
+ * file's cache before it begins).
  */
-static SB_MUST_CHECK sb_status read_floor(sweep *s, sb_testfile *tf, uint64_t used, uint64_t *floor,
-                                          sb_error *err)
+static SB_MUST_CHECK sb_status read_floor(sweep *s, sb_testfile *tf, uint64_t used, uint64_t asked,
+                                          uint64_t *floor, sb_error *err)
 {
-    int fd = sb_testfile_fd(tf);
-    SB_TRY(sb_cache_drop_file(fd, 0, 0, err));
-    int dfd;
+    /* Read in PROBE_NS, this much shows a floor of `asked`. */
+    uint64_t reach = (asked / (READ_FLOOR_NS / PROBE_NS) + PROBE_BS - 1) / PROBE_BS * PROBE_BS;
+    if (reach > used / PROBE_BS * PROBE_BS)
+        reach = used / PROBE_BS * PROBE_BS;
+    *floor = 0;
+    if (reach == 0)
+        return SB_OK;
+    int fd = sb_testfile_fd(tf), dfd;
     sb_error ignored;
     if (s->c->direct && PROBE_BS % sb_testfile_dio_align(tf) == 0 &&
         sb_testfile_direct_fd(tf, &dfd, &ignored) == SB_OK)
         fd = dfd;
+    else
+        SB_TRY(sb_cache_drop_file(fd, 0, reach, err));
     sb_io_file io = {
         .eng = &sb_engine_psync, .fd = fd, .path = sb_testfile_path(tf), .stop = s->c->stop
     };
     uint64_t t0 = sb_clock_ns(), ns = 0, off = 0;
-    while (off + PROBE_BS <= used && ns < PROBE_NS) {
+    while (off < reach && ns < PROBE_NS) {
         size_t done = 0;
         SB_TRY(sb_engine_xfer(&io, false, s->buf, PROBE_BS, (int64_t)off, &done, err));
         off += done;
         ns = sb_clock_ns() - t0;
     }
-    /* What the buffered probe read is cached now. */
-    SB_TRY(sb_cache_drop_file(sb_testfile_fd(tf), 0, 0, err));
     double want = ns ? (double)off * (double)READ_FLOOR_NS / (double)ns : 0;
     *floor = want < (double)UINT64_MAX / 2
                  ? ((uint64_t)want + LAYOUT_BS - 1) / LAYOUT_BS * LAYOUT_BS
@@ -410,7 +427,7 @@ static SB_MUST_CHECK sb_status lay_out_first(sweep *s, sb_testfile *tf, uint64_t
     if (*used >= bytes || !s->c->do_read)
         return SB_OK;
     uint64_t floor;
-    SB_TRY(read_floor(s, tf, *used, &floor, err));
+    SB_TRY(read_floor(s, tf, *used, bytes, &floor, err));
     if (floor <= *used)
         return SB_OK;
     return lay_out(s, tf, floor < bytes ? floor : bytes, false, used, err);
