@@ -376,10 +376,10 @@ static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes
  * +17-33% and their paybacks in their first 0.6 s, which kept their
  * spread wide for seconds: their points of 64 B and up took 51, 30 and
  * 75 s in three default sweeps, and 27-31 s in six sweeps that only
- * wrote (bench/RESULTS.md §21). A buffered probe
- * (no O_DIRECT) must read cold, so it drops the cache of what it will read
- * and no more; what it reads stays cached (each read point drops the
- * file's cache before it begins).
+ * wrote (bench/RESULTS.md §21). A buffered probe (no O_DIRECT) must read
+ * cold, so it drops the cache of what it will read and no more; what it
+ * reads stays cached (each read point drops the file's cache before it
+ * begins).
  */
 static SB_MUST_CHECK sb_status read_floor(sweep *s, sb_testfile *tf, uint64_t used, uint64_t asked,
                                           uint64_t *floor, sb_error *err)
