@@ -406,10 +406,12 @@ static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes
 static SB_MUST_CHECK sb_status read_floor(sweep *s, sb_testfile *tf, uint64_t used, uint64_t asked,
                                           uint64_t *floor, sb_error *err)
 {
-    /* Read in PROBE_NS, this much shows a floor of `asked`. */
+    /* Read in PROBE_NS, this much shows a floor of `asked`; no more than
+     * the whole blocks laid out. */
     uint64_t reach = (asked / (READ_FLOOR_NS / PROBE_NS) + PROBE_BS - 1) / PROBE_BS * PROBE_BS;
-    if (reach > used / PROBE_BS * PROBE_BS)
-        reach = used / PROBE_BS * PROBE_BS;
+    uint64_t whole = used / PROBE_BS * PROBE_BS;
+    if (reach > whole)
+        reach = whole;
     *floor = 0;
     if (reach == 0)
         return SB_OK;
