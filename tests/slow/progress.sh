@@ -73,9 +73,11 @@ record() {
 }
 
 failed=0
-check() { # check NAME DESCRIPTION AWK-PROGRAM: the program prints what is wrong
-    local name=$1 what=$2 out
-    out=$(awk -v W=$wmib -v R=$rmib "$3" "$T/$name.lines")
+check() { # check NAME DESCRIPTION AWK-PROGRAM [VAR=VALUE...]: the program prints what is wrong
+    local name=$1 what=$2 prog=$3 out v vars=()
+    shift 3
+    for v in "$@"; do vars+=(-v "$v"); done
+    out=$(awk -v W=$wmib -v R=$rmib "${vars[@]}" "$prog" "$T/$name.lines")
     if [[ -n $out ]]; then
         echo "not ok - $name: $what"
         printf '%s\n' "$out" | sed -n '1,5s/^/    /p'
@@ -240,7 +242,7 @@ check sweep "the time left never beyond the ETA's bound (up to ...)" '
 cut_checks='
     match($0, /[0-9.]+ MiB test file \(of 256.0 MiB asked: the layout.s time ran out\)/) {
         n = substr($0, RSTART) + 0
-        if (n < LO || n > 100) print "a test file of " n " MiB, expected LO-100"
+        if (n < lo || n > 100) print "a test file of " n " MiB, expected " lo "-100"
         note = 1
     }
     /Write throughput/ { d = "write"; next }
@@ -255,7 +257,7 @@ cut_checks='
 record sweepcut sweep --no-save --bs 4k,1m --max-time 3s --file-size 256m --layout-time 2s \
     "$mnt"
 check sweepcut "no silence over 1 s" "$no_silence"
-check sweepcut "the cut said above the tables, the rates at the limits" "${cut_checks//LO/40}"
+check sweepcut "the cut said above the tables, the rates at the limits" "$cut_checks" lo=40
 # Without O_DIRECT the read back is buffered: it must read the device, not
 # the laid-out file's cached pages (sweep.c drops the cache of what it
 # reads), or the file would grow to all 256 MiB. Its 0.2 s from a cold
@@ -263,7 +265,7 @@ check sweepcut "the cut said above the tables, the rates at the limits" "${cut_c
 # 32 MiB.
 record sweepcut_buffered sweep --no-save --no-direct --bs 4k,1m --max-time 3s --file-size 256m \
     --layout-time 2s "$mnt"
-check sweepcut_buffered "the buffered read back reads the device" "${cut_checks//LO/32}"
+check sweepcut_buffered "the buffered read back reads the device" "$cut_checks" lo=32
 [[ -z $(find "$mnt" -name 'storbench-*' -print -quit) ]] || {
     echo "not ok - sweepcut: a test file was left in $mnt"
     failed=$((failed + 1))
