@@ -25,6 +25,8 @@ root=$(dirname -- "$here")
 export SB_TMP=${SB_TMP:-/dev/shm}
 # shellcheck source=../tests/slow/lib.sh source-path=SCRIPTDIR
 . "$root/tests/slow/lib.sh"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$here/lib.sh"
 
 STORBENCH=${STORBENCH:-$root/build-bench/storbench}
 MINLOOP=${MINLOOP:-$root/build-bench/bench/minloop}
@@ -137,10 +139,7 @@ printf 'round\ttool\tdirection\tbs_bytes\tsize\tmib_per_s\tseconds\tstorbench_io
     echo "# storbench overhead on $fs ($SB_TMP), $(date -u '+%F %T') UTC"
     echo "# cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cpus; kernel $(uname -r);" \
         "RAM $(free -g | awk '/^Mem:/ { print $2 }') GiB"
-    echo "# storbench: $STORBENCH ($(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo ?)," \
-        "$(git -C "$root" status --porcelain -- ':(top)' ':(top,exclude)bench/data' 2>/dev/null |
-            grep -c . || true) uncommitted files outside bench/data;" \
-        "binary built $(date -u -r "$STORBENCH" '+%F %T') UTC)"
+    echo "# storbench: $(bench_built "$STORBENCH")"
     [[ -z $BASELINE ]] || echo "# baseline: $BASELINE (built $(date -u -r "$BASELINE" '+%F %T') UTC)"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
     echo "# rounds: $ROUNDS, points: $POINTS${PIN:+, pinned to CPU $PIN}"

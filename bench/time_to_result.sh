@@ -77,6 +77,8 @@ root=$(dirname -- "$here")
 export SB_TMP=${SB_TMP:-/dev/shm}
 # shellcheck source=../tests/slow/lib.sh source-path=SCRIPTDIR
 . "$root/tests/slow/lib.sh"
+# shellcheck source=lib.sh source-path=SCRIPTDIR
+. "$here/lib.sh"
 
 STORBENCH=${STORBENCH:-$root/build-bench/storbench}
 STORBENCH_BEFORE=${STORBENCH_BEFORE:-}
@@ -122,27 +124,12 @@ sb_require_cmd python3
 mkdir -p -- "$(dirname -- "$OUT")"
 : >"$OUT.runs"
 
-# built BINARY: what the header says about a storbench binary: the commit
-# and uncommitted files of the git work tree it is in, if any, and its time.
-# bench/data is left out of the count: it holds the benches' own output.
-built() {
-    local dir rev src
-    dir=$(dirname -- "$1")
-    if rev=$(git -C "$dir" rev-parse --short HEAD 2>/dev/null); then
-        src="$rev, $(git -C "$dir" status --porcelain -- ':(top)' ':(top,exclude)bench/data' \
-            2>/dev/null | grep -c . || true) uncommitted files outside bench/data"
-    else
-        src="not in a git work tree"
-    fi
-    echo "$1 ($src; binary built $(date -u -r "$1" '+%F %T') UTC)"
-}
-
 {
     echo "# storbench time to result, $(date -u '+%F %T') UTC"
     echo "# cpu: $(lscpu | sed -n 's/^Model name: *//p'), $(nproc) cpus; kernel $(uname -r);" \
         "RAM $(free -g | awk '/^Mem:/ { print $2 }') GiB"
-    echo "# storbench: $(built "$STORBENCH")"
-    [[ -z $STORBENCH_BEFORE ]] || echo "# before: $(built "$STORBENCH_BEFORE")"
+    echo "# storbench: $(bench_built "$STORBENCH")"
+    [[ -z $STORBENCH_BEFORE ]] || echo "# before: $(bench_built "$STORBENCH_BEFORE")"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
     [[ ${#pairs[@]} -eq 0 ]] ||
         echo "# target: per pair, ext4 on a fresh loop device (${LOOP_MIB} MiB, direct-io loop," \
