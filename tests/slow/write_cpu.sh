@@ -6,12 +6,13 @@
 #
 # ext4 on a direct-I/O loop device, two parts:
 #  * writes of 8 and 16 B, the device throttled to 10 MiB/s. On this
-#    machine they keep a core busy at a few MiB/s (8 B: 3.4-3.7 MiB/s, 99.5%
+#    machine they keep a core busy at a few MiB/s (8 B: 2.0-3.7 MiB/s, 98-99.7%
 #    CPU). Checked: a cpu-bound stop comes at 3 s or later (later where the
-#    share over the point reaches 99% only then) and before --max-time, at
-#    99% CPU or more over the point, with a rate and an interval;
-#    a point at 99% CPU and at most 2/3 of the limit that still ran on to
-#    --max-time fails.
+#    share over the point reaches 97% only then: a writer waits for each
+#    sample's fdatasync) and before --max-time, at 97% CPU or more over the
+#    point, with a rate and an interval; a point at 97% CPU and at most 2/3
+#    of the limit that still ran on to --max-time fails (asked for 99%, 8 B
+#    writes at 98.1-99.0% ran on to 6.0-10.1 s).
 #  * the device throttled to the rate the 8 B writer just had: the writer
 #    is now within 3/4 of the device (unless its own pace fell by a quarter
 #    meanwhile, which it does in a busy debug build), where a writer can
@@ -20,7 +21,7 @@
 #    (the layout may read a few per cent above the limit: a rate above
 #    0.8 x the limit fails).
 # Every cpu-bound stop in either part must be at most 0.8 x its limit.
-# When the 8 B writer does not keep 99% of a core (a faster or a busy
+# When the 8 B writer does not keep 97% of a core (a faster or a busy
 # machine, qemu-user), the first part's positive check cannot be seen and
 # the test skips, saying so, after the invariant checks. About 30 s.
 set -euo pipefail
@@ -81,14 +82,14 @@ for path, limit in ((sys.argv[1], float(sys.argv[2])), (sys.argv[3], float(sys.a
             if not (rate > 0 and half >= 0):
                 bad.append(f"{name} stopped cpu-bound without a rate and interval")
             seen = seen or not near
-        elif not near and cpu >= 99 and share <= 2 / 3 and stop == "max-time":
+        elif not near and cpu >= 97 and share <= 2 / 3 and stop == "max-time":
             bad.append(f"{name} kept {cpu:.1f}% of a core busy at {share:.2f} of the device's "
                        "rate and still ran to --max-time")
 if bad:
     print("FAIL: " + "; ".join(bad))
     sys.exit(1)
 if not seen:
-    print("SKIP: no write kept 99% of a core below 3/4 of the device's rate here, so the "
+    print("SKIP: no write kept 97% of a core below 3/4 of the device's rate here, so the "
           "cpu-bound stop of writes could not be seen (the checks that could be made passed)")
     sys.exit(77)
 print("PASS: CPU-bound writes stop at 3 x --min-time, none within 3/4 of the device's rate")
