@@ -5,14 +5,14 @@
 # durable (sweep.c, cpu_paced).
 #
 # ext4 on a direct-I/O loop device, two parts:
-#  * writes of 8 and 16 B, the device throttled to 10 MiB/s. On this
-#    machine they keep a core busy at a few MiB/s (8 B: 2.0-3.7 MiB/s, 98-99.7%
-#    CPU). Checked: a cpu-bound stop comes at 3 s or later (later where the
-#    share over the point reaches 97% only then: a writer waits for each
-#    sample's fdatasync) and before --max-time, at 97% CPU or more over the
-#    point, with a rate and an interval; a point at 97% CPU and at most 2/3
-#    of the limit that still ran on to --max-time fails (asked for 99%, 8 B
-#    writes at 98.1-99.0% ran on to 6.0-10.1 s).
+#  * writes of 8 and 16 B, the device throttled to 10 MiB/s. On the test
+#    VMs they keep a core busy at a few MiB/s (8 B: 2.0-3.7 MiB/s at
+#    97.6-99.8% CPU). Checked: a cpu-bound stop comes at 3 s or later
+#    (later where the share over the point reaches 97% only then: a writer
+#    waits for each sample's fdatasync) and before --max-time, at 97% CPU
+#    or more over the point, with a rate and an interval; a point at 97%
+#    CPU and at most 2/3 of the limit that still ran on to --max-time fails
+#    (asked for 99%, 8 B writes at 98.1-99.0% ran on to 6.0-10.1 s).
 #  * the device throttled to the rate the 8 B writer just had: the writer
 #    is now within 3/4 of the device (unless its own pace fell by a quarter
 #    meanwhile, which it does in a busy debug build), where a writer can
