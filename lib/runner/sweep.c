@@ -595,7 +595,7 @@ static bool read_slope(const sweep *s, const point *p, sb_slope *out)
  * every sample, for the fdatasync of what it wrote last, so it is counted
  * busy from WRITER_BUSY_PCT: 8 B writes at 0.5-0.75 of the device's rate
  * kept 97.6-99.8% of a core; asked for 99%, 6 of 9 ran on to 6.0-10.1 s,
- * and asked for 97%, 8 of 8 stopped at 3.0-3.1 s (bench/RESULTS.md §23).
+ * and asked for 97%, 6 of 6 stopped at 3.0-3.1 s (bench/RESULTS.md §23).
  * Without a layout (a device target) writes run on by the samples' rule.
  * A stamped point's slope is the one read_slope took at the end of this
  * sample.
