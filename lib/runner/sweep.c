@@ -39,8 +39,8 @@
  * may have caught a burst, and sizing the next by it would make it last
  * many times sample_ns. */
 #define MAX_GROWTH 4
-/* A thread that kept this share of a core busy since its point began never
- * waited for the device: its own calls set the pace (read_slope,
+/* A reader that kept this share of a core busy since its point began
+ * never waited for the device: its own calls set the pace (read_slope,
  * cpu_paced). */
 #define NEVER_WAITED_PCT 99.0
 /* A writer waits at the end of every sample for its fdatasync, also where
