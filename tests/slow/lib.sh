@@ -20,6 +20,8 @@
 #     sb_fuse_control cliff=off              # change the last one's timing
 #     sb_fuse_stats written n                # its write counter
 #     sb_tmpdir_in /dev/shm shm              # a directory outside the working one
+#     sb_swapon "$dev"                       # swap on it (after mkswap), off at cleanup
+#     sb_sysctl vm.swappiness 0              # a kernel setting, restored at cleanup
 #     sb_background pid qemu-system-x86_64 ...   # a process ended at cleanup
 #     ...                                    # the test; cleanup runs on exit
 #
@@ -550,17 +552,54 @@ sb_mount() {
     _sb_set "$_sb_var" "$_sb_mp"
 }
 
+# sb_swapon DEV: make DEV (which holds a swap signature, see mkswap) a swap
+# area in use. It is turned off at cleanup, before loop devices are
+# detached. Returns 1, with nothing left to undo, when the kernel refuses
+# (not every kernel allows swap on a loop device). Fails for a loop device
+# whose backing file is in RAM (tmpfs, as /dev/shm): the kernel swaps tmpfs
+# pages out too, the backing file's own among them, and then a read of
+# the device (swapoff's, say) can wait for itself forever. Seen here: a loop
+# worker and swapoff both stuck in D state, and kswapd with them. Give
+# such a device a backing file on disk (SB_LOOP_DIR=/tmp sb_loop_create).
+sb_swapon() {
+    local dev=${1:-} back
+    [[ -n $dev ]] || sb_fail "usage: sb_swapon DEV"
+    back=$(losetup -n -O BACK-FILE -- "$dev" 2>/dev/null) || back=
+    back=${back% (deleted)}
+    if [[ -n $back && $(stat -f -c %T -- "$back" 2>/dev/null) == tmpfs ]]; then
+        sb_fail "sb_swapon: $dev is backed by $back, in tmpfs; swap there can deadlock the kernel"
+    fi
+    _sb_ensure_init
+    _sb_journal_add S "$dev"
+    swapon -- "$dev" 2>/dev/null
+}
+
+# sb_sysctl NAME VALUE: set the kernel setting NAME (vm.swappiness, say) to
+# VALUE; the value it had is written back at cleanup.
+sb_sysctl() {
+    local name=${1:-} value=${2:-} file old
+    [[ -n $name && -n $value ]] || sb_fail "usage: sb_sysctl NAME VALUE"
+    file=/proc/sys/${name//.//}
+    [[ -w $file ]] || sb_fail "sb_sysctl: cannot write $file"
+    old=$(<"$file")
+    _sb_ensure_init
+    _sb_journal_add Y "$file" "$old"
+    _sb_write "$file" "$value" || sb_fail "sb_sysctl: writing '$value' to $file: $_SB_ERR"
+}
+
 # sb_cleanup: undo everything registered, newest first within each kind.
 #  1. ask the test's background jobs to stop (SIGTERM),
 #  2. reset throttle rules, so the flushes below run at full speed (and a
 #     test killed by meson is cleaned up within its 0.5 s grace period),
 #  3. wait up to 3 s for those jobs, then SIGKILL what is left,
 #  4. end the processes started with sb_background that are still running,
-#  5. unmount: 20 tries 0.1 s apart, then `umount -l` as a last resort,
-#  6. detach every loop device that is backed by one of our files,
-#  7. move the process back to its cgroup, remove our cgroup v2 child and
+#  5. turn off the swap areas of sb_swapon and restore the settings of
+#     sb_sysctl,
+#  6. unmount: 20 tries 0.1 s apart, then `umount -l` as a last resort,
+#  7. detach every loop device that is backed by one of our files,
+#  8. move the process back to its cgroup, remove our cgroup v2 child and
 #     turn off the controllers we enabled,
-#  8. remove the directories of sb_tmpdir_in, then files and directories in
+#  9. remove the directories of sb_tmpdir_in, then files and directories in
 #     the working directory, then the working directory.
 # A step that fails stays in the journal and is retried by the next call or
 # by the guardian. It only warns on stderr: it never changes the test's exit
@@ -811,6 +850,8 @@ _sb_settle() {
 # Journal: one change per line, fields separated by tabs:
 #   T FILE MAJ:MIN UNDO       throttle rule: write UNDO to FILE
 #   M MOUNTPOINT              unmount
+#   S DEV                     swapoff (before L: swap keeps a loop device busy)
+#   Y FILE VALUE              write VALUE back to FILE (a /proc/sys setting)
 #   L BACKING_FILE            detach every loop device backed by it
 #   F MOUNTPOINT PID          unmount a FUSE fixture, end its program PID
 #   C move PROCS_FILE         move this process back (test shell only)
@@ -906,7 +947,7 @@ _sb_run_journal() {
             kill -TERM "$p" 2>/dev/null
         done
     fi
-    for k in T W K M L F C D P; do
+    for k in T W K S Y M L F C D P; do
         if [[ $k == P ]]; then
             # Backing files and mount points stay until all else is undone,
             # so that a retry can still find and undo it.
@@ -1085,6 +1126,17 @@ _sb_undo() {
             done
             kill -KILL "${f[1]}" 2>/dev/null
             return 0
+            ;;
+        S) # f: S DEV (a swap area of the test: turn it off)
+            awk -v d="${f[1]}" 'NR > 1 && $1 == d { found = 1 } END { exit !found }' /proc/swaps 2>/dev/null || return 0
+            swapoff -- "${f[1]}" 2>/dev/null && return 0
+            _sb_log "cannot turn off swap on ${f[1]}"
+            return 1
+            ;;
+        Y) # f: Y FILE VALUE (a kernel setting: write its old value back)
+            _sb_write "${f[1]}" "${f[2]}" && return 0
+            _sb_log "cannot write '${f[2]}' back to ${f[1]}: $_SB_ERR"
+            return 1
             ;;
         D) # f: D PATH (a directory named storbench-test.*, anywhere)
             [[ ${f[1]##*/} == storbench-test.* ]] || return 0
