@@ -5,7 +5,7 @@
 # while it runs: a small ext4 (no root reserve), a sweep in fixed mode whose
 # first point (4k) completes and whose second (8 B, slow: one write() per 8
 # bytes) is still growing its file when another process takes all the free
-# space with fallocate. The sweep must end that point with ENOSPC named on
+# space with fallocate (the poll below tells the points apart). The sweep must end that point with ENOSPC named on
 # one stderr line, keep and print the 4k point, mark the 8 B point
 # incomplete, exit 1 and leave no test file.
 set -euo pipefail
@@ -31,18 +31,31 @@ pid=$!
 # Then take every free block. The 8 B point has begun once the file has been
 # seen at the 4k point's 16 MiB, or smaller than it was seen before (the
 # 4k point's full file lasts only from its fdatasync to the idle wait's end,
-# a few ms, which a poll every ~10 ms can miss).
+# a few ms, which a poll every ~10 ms can miss), or growing by less than
+# 16 MiB/s between two looks. The 4k point's buffered writes fill its 16 MiB
+# in tens of ms (357 MiB/s in a CI run), the 8 B point's take seconds (one
+# system call per 8 bytes: 3.8 MiB/s there). A CI run whose poll was held up
+# for the 4k point's whole life saw only the 8 B point's file growing, from
+# 0 to its end, by the first two rules.
 phase=first
 filled=no
 largest=0
+prev=0
+prev_t=
 for _ in $(seq 1 3000); do
     f=$(find "$mnt" -maxdepth 1 -name 'storbench-*.tmp' -print -quit)
     if [[ -n $f ]]; then
         size=$(stat -c %s "$f" 2>/dev/null || echo 0)
+        now=${EPOCHREALTIME/[.,]/} # microseconds
         if [[ $phase == first && ($size -ge $((16 << 20)) || $size -lt $largest) ]]; then
+            phase=second
+        elif [[ $phase == first && $prev -gt 0 && $size -gt $prev && $size -lt $((8 << 20)) ]] &&
+            (((size - prev) * 1000000 < (16 << 20) * (now - prev_t))); then
             phase=second
         fi
         [[ $size -gt $largest ]] && largest=$size
+        prev=$size
+        prev_t=$now
         if [[ $phase == second && $size -gt 0 && $size -lt $((8 << 20)) ]]; then
             free=$(( $(stat -f -c '%a * %S' "$mnt") ))
             fallocate -l "$free" "$mnt/filler" 2>/dev/null ||
