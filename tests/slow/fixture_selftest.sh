@@ -6,7 +6,8 @@
 #     correct.
 #  2. A child test that is interrupted mid-write undoes all it set up (loop
 #     device, mount, throttle rules, files, a directory in /dev/shm, a
-#     process started with sb_background). Three ways: SIGTERM to the shell
+#     process started with sb_background, a swap area of sb_swap_create
+#     where the kernel allows one, a kernel setting of sb_sysctl). Three ways: SIGTERM to the shell
 #     (trap), SIGTERM then SIGKILL to its process group as meson does on a
 #     timeout, and SIGKILL (both left to the guardian).
 #  3. After its own sb_cleanup nothing of this test remains.
@@ -55,10 +56,11 @@ rules_for() {
     return 0
 }
 
-# leftovers BACKING MOUNTPOINT MAJ:MIN [SHMDIR PID START]: print what is left
-# of a fixture.
+# leftovers BACKING MOUNTPOINT MAJ:MIN [SHMDIR PID START [SWAPDEV SWAPBACKING
+# SWAPPINESS]]: print what is left of a fixture.
 leftovers() {
     local back=$1 mnt=$2 mm=$3 shm=${4:-} pid=${5:-} start=${6:-} loops
+    local sw=${7:-} swback=${8:-} swappiness=${9:-}
     loops=$(losetup -a | grep -F "($back" || true)
     [[ -n $loops ]] && echo "loop device still attached: $loops"
     awk -v m="$mnt" '$2 == m { print "still mounted: " $0 }' /proc/mounts
@@ -70,13 +72,22 @@ leftovers() {
     if [[ -n $pid ]] && _sb_proc "$pid" && [[ $_SB_PSTATE != Z && $_SB_PSTART == "$start" ]]; then
         echo "sb_background process still running: $pid"
     fi
+    if [[ -n $sw ]]; then
+        awk -v d="$sw" 'NR > 1 && $1 == d { print "swap still on: " d }' /proc/swaps
+        loops=$(losetup -a | grep -F "($swback" || true)
+        [[ -n $loops ]] && echo "swap's loop device still attached: $loops"
+        [[ -e ${swback%/*} ]] && echo "swap's backing directory left: ${swback%/*}"
+    fi
+    if [[ -n $swappiness && $(</proc/sys/vm/swappiness) != "$swappiness" ]]; then
+        echo "vm.swappiness is $(</proc/sys/vm/swappiness), not $swappiness again"
+    fi
     return 0
 }
 
 # The child: a test that sets up a throttled, mounted loop device, tells the
 # parent what it made, and is killed while writing.
 child_main() {
-    local dir=$1 dev mnt shm bg
+    local dir=$1 dev mnt shm bg sw='' swappiness
     sb_require_root
     sb_require_loop
     sb_require_blkio
@@ -88,6 +99,9 @@ child_main() {
     : >"$shm/file"
     sb_background bg sleep 600
     _sb_proc "$bg"
+    sb_swap_create 16 64 sw || echo "note: $SB_WHY; no swap area in the child"
+    swappiness=$(</proc/sys/vm/swappiness)
+    sb_sysctl vm.swappiness $((swappiness == 1 ? 2 : 1))
     {
         echo "c_shm=$shm"
         echo "c_bg=$bg"
@@ -97,6 +111,9 @@ child_main() {
         echo "c_mm=$(lsblk -dno MAJ:MIN "$dev" | tr -d ' ')"
         echo "c_mnt=$mnt"
         echo "c_back=$(losetup -nO BACK-FILE "$dev")"
+        echo "c_sw=$sw"
+        echo "c_swback=${sw:+$(losetup -nO BACK-FILE "$sw")}"
+        echo "c_swappiness=$swappiness"
     } >"$dir/state"
     # 32 MiB at 4 MiB/s: about 8 s, in the background so that `wait` is
     # interruptible and a signal is handled at once.
@@ -112,6 +129,7 @@ child_main() {
 # group: the guardian cleans up).
 kill_child() {
     local how=$1 dir pid rc=0 i left want c_pid c_dev c_mm c_mnt c_back c_shm c_bg c_bgstart
+    local c_sw c_swback c_swappiness
     sb_tmpdir dir
     setsid bash "$here/fixture_selftest.sh" --child "$dir" >"$dir/out" 2>&1 &
     pid=$!
@@ -135,6 +153,11 @@ kill_child() {
     [[ -n $(rules_for "$c_mm") ]] || sb_fail "child's throttle on $c_mm is not set"
     [[ -f $c_shm/file ]] || sb_fail "child's $c_shm/file is not there"
     kill -0 "$c_bg" 2>/dev/null || sb_fail "child's background process $c_bg is not running"
+    if [[ -n $c_sw ]]; then
+        awk -v d="$c_sw" 'NR > 1 && $1 == d { f = 1 } END { exit !f }' /proc/swaps ||
+            sb_fail "child's swap on $c_sw is not on"
+    fi
+    [[ $(</proc/sys/vm/swappiness) != "$c_swappiness" ]] || sb_fail "child's vm.swappiness is not set"
     case $how in
         term)
             kill -TERM "$pid"
@@ -156,13 +179,13 @@ kill_child() {
     if [[ $how != term ]]; then
         # What the trap did not finish is the guardian's: give it 20 s.
         for ((i = 0; i < 200; i++)); do
-            [[ -z $(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart") ]] && break
+            [[ -z $(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart" "$c_sw" "$c_swback" "$c_swappiness") ]] && break
             sleep 0.1
         done
     fi
-    left=$(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart")
+    left=$(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart" "$c_sw" "$c_swback" "$c_swappiness")
     [[ -z $left ]] || sb_fail "child ($how) left behind: $left; child output: $(cat "$dir/out")"
-    echo "child killed ($how, exit $rc): $c_dev detached, $c_mnt unmounted, rules for $c_mm gone, files and $c_shm removed, process $c_bg ended"
+    echo "child killed ($how, exit $rc): $c_dev detached, $c_mnt unmounted, rules for $c_mm gone, files and $c_shm removed, process $c_bg ended${c_sw:+, swap on $c_sw off}, vm.swappiness $c_swappiness again"
 }
 
 main() {

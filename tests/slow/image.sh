@@ -383,26 +383,15 @@ sb_mount "${pdev}p1" p_mnt ro
 refused mounted-partition "$pdev" 1 "partition ${pdev##*/}p1 is mounted" --destructive --force "$img" "$pdev"
 umount "$p_mnt"
 
-# Swap. lib.sh's journal has no swap entry: the traps take it off again if
-# the test ends while it is on. While it is on, the kernel may page out to
-# it (a memory-limited cgroup anywhere on the machine: it changed the
-# device's sha256 once here), so the swap area is the first 1 MiB only and
-# the checksum is of the rest: the image would be written there too.
-sb_loop_create 96 sdev
-if mkswap "$sdev" 1024 >/dev/null 2>&1 && swapon "$sdev" 2>/dev/null; then
-    trap 'swapoff "$sdev" 2>/dev/null; sb_cleanup' EXIT
-    trap 'swapoff "$sdev" 2>/dev/null; _sb_on_signal INT 2' INT
-    trap 'swapoff "$sdev" 2>/dev/null; _sb_on_signal TERM 15' TERM
-    trap 'swapoff "$sdev" 2>/dev/null; _sb_on_signal HUP 1' HUP
+# Swap. While it is on, the kernel may page out to it (a memory-limited
+# cgroup anywhere on the machine: it changed the device's sha256 once here),
+# so the swap area is the first 1 MiB only and the checksum is of the rest:
+# the image would be written there too.
+if sb_swap_create 96 1024 sdev; then
     SUM_SKIP_MIB=1 refused swap "$sdev" 1 "swap" --destructive --force "$img" "$sdev"
     awk -v d="$sdev" '$1 == d { print "    (swap: " $4 " KiB of " $3 " used meanwhile)" }' /proc/swaps
-    swapoff "$sdev"
-    trap 'sb_cleanup' EXIT
-    trap '_sb_on_signal INT 2' INT
-    trap '_sb_on_signal TERM 15' TERM
-    trap '_sb_on_signal HUP 1' HUP
 else
-    echo "note: swap on a loop device is not possible here; the swap case was not run"
+    echo "note: $SB_WHY; the swap case was not run"
 fi
 
 # Too small: a 32 MiB device for the 64 MiB image, raw, xz (its size from

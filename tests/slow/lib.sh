@@ -20,7 +20,7 @@
 #     sb_fuse_control cliff=off              # change the last one's timing
 #     sb_fuse_stats written n                # its write counter
 #     sb_tmpdir_in /dev/shm shm              # a directory outside the working one
-#     sb_swapon "$dev"                       # swap on it (after mkswap), off at cleanup
+#     sb_swap_create 64 64 sdev || echo "$SB_WHY"   # swap in its first 64 KiB
 #     sb_sysctl vm.swappiness 0              # a kernel setting, restored at cleanup
 #     sb_background pid qemu-system-x86_64 ...   # a process ended at cleanup
 #     ...                                    # the test; cleanup runs on exit
@@ -552,26 +552,40 @@ sb_mount() {
     _sb_set "$_sb_var" "$_sb_mp"
 }
 
-# sb_swapon DEV: make DEV (which holds a swap signature, see mkswap) a swap
-# area in use. It is turned off at cleanup, before loop devices are
-# detached. Returns 1, with nothing left to undo, when the kernel refuses
-# (not every kernel allows swap on a loop device). Fails for a loop device
-# whose backing file is in RAM (tmpfs, as /dev/shm): the kernel swaps tmpfs
-# pages out too, the backing file's own among them, and then a read of
-# the device (swapoff's, say) can wait for itself forever. Seen here: a loop
-# worker and swapoff both stuck in D state, and kswapd with them. Give
-# such a device a backing file on disk (SB_LOOP_DIR=/tmp sb_loop_create).
-sb_swapon() {
-    local dev=${1:-} back
-    [[ -n $dev ]] || sb_fail "usage: sb_swapon DEV"
-    back=$(losetup -n -O BACK-FILE -- "$dev" 2>/dev/null) || back=
-    back=${back% (deleted)}
-    if [[ -n $back && $(stat -f -c %T -- "$back" 2>/dev/null) == tmpfs ]]; then
-        sb_fail "sb_swapon: $dev is backed by $back, in tmpfs; swap there can deadlock the kernel"
+# sb_swap_create SIZE_MIB SWAP_KIB VAR: a loop device of SIZE_MIB MiB whose
+# first SWAP_KIB KiB are a swap area in use (mkswap, swapon); VAR is set to
+# the device. The swap is turned off at cleanup, before loop devices are
+# detached. Returns 1, with SB_WHY saying why, when there is none to have:
+# the kernel refuses swap on a loop device, or SB_TMP is a tmpfs.
+#
+# The backing file is in SB_TMP (on disk), never in /dev/shm: the kernel
+# swaps tmpfs pages out too, the backing file's own among them, and a read
+# of the device (swapoff's, say) can then wait for itself forever. Seen
+# here: a loop worker and swapoff stuck in D state for good, kswapd with
+# them. While the swap is on, the kernel may page anything out to it at any
+# time (a test run fills memory with page cache), so a test that checks the
+# device's content must allow for that: a small SWAP_KIB, checked apart.
+sb_swap_create() {
+    local _sb_size=${1:-} _sb_kib=${2:-} _sb_var=${3:-} _sb_base=${SB_TMP:-/tmp} _sb_dev
+    [[ $_sb_kib =~ ^[1-9][0-9]*$ && -n $_sb_var ]] || sb_fail "usage: sb_swap_create SIZE_MIB SWAP_KIB VAR"
+    _sb_check_var "$_sb_var"
+    SB_WHY=
+    if [[ $(stat -f -c %T -- "$_sb_base" 2>/dev/null) == tmpfs ]]; then
+        SB_WHY="$_sb_base is a tmpfs, and a swap area must not live in RAM"
+        return 1
     fi
-    _sb_ensure_init
-    _sb_journal_add S "$dev"
-    swapon -- "$dev" 2>/dev/null
+    SB_LOOP_DIR=$_sb_base sb_loop_create "$_sb_size" SB_LAST_LOOP
+    _sb_dev=$SB_LAST_LOOP
+    if ! mkswap "$_sb_dev" "$_sb_kib" >/dev/null 2>&1; then
+        SB_WHY="mkswap $_sb_dev $_sb_kib failed"
+        return 1
+    fi
+    _sb_journal_add S "$_sb_dev"
+    if ! swapon -- "$_sb_dev" 2>/dev/null; then
+        SB_WHY="this kernel refuses swap on a loop device"
+        return 1
+    fi
+    _sb_set "$_sb_var" "$_sb_dev"
 }
 
 # sb_sysctl NAME VALUE: set the kernel setting NAME (vm.swappiness, say) to
@@ -593,8 +607,8 @@ sb_sysctl() {
 #     test killed by meson is cleaned up within its 0.5 s grace period),
 #  3. wait up to 3 s for those jobs, then SIGKILL what is left,
 #  4. end the processes started with sb_background that are still running,
-#  5. turn off the swap areas of sb_swapon and restore the settings of
-#     sb_sysctl,
+#  5. turn off the swap areas of sb_swap_create and restore the settings
+#     of sb_sysctl,
 #  6. unmount: 20 tries 0.1 s apart, then `umount -l` as a last resort,
 #  7. detach every loop device that is backed by one of our files,
 #  8. move the process back to its cgroup, remove our cgroup v2 child and

@@ -54,7 +54,9 @@ refused() {
         sync -- "$check"
         sb_checksum "$check" after
         swap1=$(swapped_out "$check")
-        [[ $before != "$after" && $swap1 != "$swap0" ]] && ((++tries < 3)) || break
+        if [[ $before == "$after" || $swap1 == "$swap0" ]] || ((++tries == 3)); then
+            break
+        fi
         echo "note: $*: the content changed while the kernel swapped out $((swap1 - swap0)) pages; checking again"
     done
     echo "$*: exit $rc: $(cat "$out/stderr")"
@@ -121,22 +123,14 @@ sb_mount "${pdev}p1" p_mnt ro
 expect_write_refusals "$pdev" "partition ${pdev##*/}p1 is mounted" "$pdev"
 
 # A device in use as swap (where this kernel allows swap on a loop device).
-# The kernel may swap any page out to it, this machine's tmpfs pages among
-# them (other tests' loop devices live in /dev/shm), so: its backing file is
-# on disk (see sb_swapon); the swap area is its first 64 KiB, 15 pages; with
-# swappiness 0 the kernel swaps only when memory runs out; and refused checks
-# again when the kernel swapped meanwhile.
-swap_base=${SB_TMP:-/tmp}
-if [[ $(stat -f -c %T -- "$swap_base") == tmpfs ]]; then
-    echo "note: $swap_base is a tmpfs and swap must not live in RAM; the swap case was not run"
+# The kernel may page anything out to it meanwhile, so: the swap area is the
+# device's first 64 KiB (15 pages); with swappiness 0 the kernel swaps only
+# when memory runs out; and refused checks again when it swapped anyway.
+if sb_swap_create 64 64 sdev; then
+    sb_sysctl vm.swappiness 0
+    expect_write_refusals "$sdev" "in use as swap" "$sdev"
 else
-    SB_LOOP_DIR=$swap_base sb_loop_create 64 sdev
-    if mkswap "$sdev" 64 >/dev/null 2>&1 && sb_swapon "$sdev"; then
-        sb_sysctl vm.swappiness 0
-        expect_write_refusals "$sdev" "in use as swap" "$sdev"
-    else
-        echo "note: swap on a loop device is not possible here; the swap case was not run"
-    fi
+    echo "note: $SB_WHY; the swap case was not run"
 fi
 
 # An unmounted device: reading it in place leaves it as it was.
