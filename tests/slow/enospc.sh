@@ -5,9 +5,9 @@
 # while it runs: a small ext4 (no root reserve), a sweep in fixed mode whose
 # first point (4k) completes and whose second (8 B, slow: one write() per 8
 # bytes) is still growing its file when another process takes all the free
-# space with fallocate (the poll below tells the points apart). The sweep must end that point with ENOSPC named on
-# one stderr line, keep and print the 4k point, mark the 8 B point
-# incomplete, exit 1 and leave no test file.
+# space with fallocate (the poll below tells the points apart). The sweep
+# must end that point with ENOSPC named on one stderr line, keep and print
+# the 4k point, mark the 8 B point incomplete, exit 1 and leave no test file.
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
 

@@ -7,9 +7,10 @@
 #  2. A child test that is interrupted mid-write undoes all it set up (loop
 #     device, mount, throttle rules, files, a directory in /dev/shm, a
 #     process started with sb_background, a swap area of sb_swap_create
-#     where the kernel allows one, a kernel setting of sb_sysctl). Three ways: SIGTERM to the shell
-#     (trap), SIGTERM then SIGKILL to its process group as meson does on a
-#     timeout, and SIGKILL (both left to the guardian).
+#     where the kernel allows one, a kernel setting of sb_sysctl). Three
+#     ways: SIGTERM to the shell (trap), SIGTERM then SIGKILL to its process
+#     group as meson does on a timeout, and SIGKILL (both left to the
+#     guardian).
 #  3. After its own sb_cleanup nothing of this test remains.
 # Needs root, loop devices and cgroup blkio throttling; skips (77) without.
 #

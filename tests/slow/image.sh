@@ -383,10 +383,10 @@ sb_mount "${pdev}p1" p_mnt ro
 refused mounted-partition "$pdev" 1 "partition ${pdev##*/}p1 is mounted" --destructive --force "$img" "$pdev"
 umount "$p_mnt"
 
-# Swap. While it is on, the kernel may page out to it (a memory-limited
-# cgroup anywhere on the machine: it changed the device's sha256 once here),
-# so the swap area is the first 1 MiB only and the checksum is of the rest:
-# the image would be written there too.
+# Swap, on until the test ends. While it is on, the kernel may page out to
+# it (a memory-limited cgroup anywhere on the machine: it changed the
+# device's sha256 once here), so the swap area is the first 1 MiB only and
+# the checksum is of the rest: the image would be written there too.
 if sb_swap_create 96 1024 sdev; then
     SUM_SKIP_MIB=1 refused swap "$sdev" 1 "swap" --destructive --force "$img" "$sdev"
     awk -v d="$sdev" '$1 == d { print "    (swap: " $4 " KiB of " $3 " used meanwhile)" }' /proc/swaps

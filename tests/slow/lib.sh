@@ -589,13 +589,16 @@ sb_swap_create() {
 }
 
 # sb_sysctl NAME VALUE: set the kernel setting NAME (vm.swappiness, say) to
-# VALUE; the value it had is written back at cleanup.
+# VALUE; the value it had is written back at cleanup. Only a setting of one
+# value (the journal's fields are separated by tabs, as the values of
+# kernel.printk are).
 sb_sysctl() {
     local name=${1:-} value=${2:-} file old
     [[ -n $name && -n $value ]] || sb_fail "usage: sb_sysctl NAME VALUE"
     file=/proc/sys/${name//.//}
     [[ -w $file ]] || sb_fail "sb_sysctl: cannot write $file"
     old=$(<"$file")
+    [[ $old != *[[:space:]]* ]] || sb_fail "sb_sysctl: $name holds several values ('$old'); not supported"
     _sb_ensure_init
     _sb_journal_add Y "$file" "$old"
     _sb_write "$file" "$value" || sb_fail "sb_sysctl: writing '$value' to $file: $_SB_ERR"
