@@ -74,7 +74,7 @@ leftovers() {
         echo "sb_background process still running: $pid"
     fi
     if [[ -n $sw ]]; then
-        awk -v d="$sw" 'NR > 1 && $1 == d { print "swap still on: " d }' /proc/swaps
+        sb_swap_on "$sw" && echo "swap still on: $sw"
         loops=$(losetup -a | grep -F "($swback" || true)
         [[ -n $loops ]] && echo "swap's loop device still attached: $loops"
         [[ -e ${swback%/*} ]] && echo "swap's backing directory left: ${swback%/*}"
@@ -155,8 +155,7 @@ kill_child() {
     [[ -f $c_shm/file ]] || sb_fail "child's $c_shm/file is not there"
     kill -0 "$c_bg" 2>/dev/null || sb_fail "child's background process $c_bg is not running"
     if [[ -n $c_sw ]]; then
-        awk -v d="$c_sw" 'NR > 1 && $1 == d { f = 1 } END { exit !f }' /proc/swaps ||
-            sb_fail "child's swap on $c_sw is not on"
+        sb_swap_on "$c_sw" || sb_fail "child's swap on $c_sw is not on"
     fi
     [[ $(</proc/sys/vm/swappiness) != "$c_swappiness" ]] || sb_fail "child's vm.swappiness is not set"
     case $how in

@@ -21,6 +21,7 @@
 #     sb_fuse_stats written n                # its write counter
 #     sb_tmpdir_in /dev/shm shm              # a directory outside the working one
 #     sb_swap_create 64 64 sdev || echo "$SB_WHY"   # swap in its first 64 KiB
+#     sb_swap_on "$sdev"                     # is it a swap area in use?
 #     sb_sysctl vm.swappiness 0              # a kernel setting, restored at cleanup
 #     sb_background pid qemu-system-x86_64 ...   # a process ended at cleanup
 #     ...                                    # the test; cleanup runs on exit
@@ -588,6 +589,12 @@ sb_swap_create() {
     _sb_set "$_sb_var" "$_sb_dev"
 }
 
+# sb_swap_on DEV: return 0 if DEV is a swap area in use (listed in
+# /proc/swaps), else 1.
+sb_swap_on() {
+    awk -v d="${1:-}" 'NR > 1 && $1 == d { found = 1 } END { exit !found }' /proc/swaps 2>/dev/null
+}
+
 # sb_sysctl NAME VALUE: set the kernel setting NAME (vm.swappiness, say) to
 # VALUE; the value it had is written back at cleanup. Only a setting of one
 # value (the journal's fields are separated by tabs, as the values of
@@ -1145,7 +1152,7 @@ _sb_undo() {
             return 0
             ;;
         S) # f: S DEV (a swap area of the test: turn it off)
-            awk -v d="${f[1]}" 'NR > 1 && $1 == d { found = 1 } END { exit !found }' /proc/swaps 2>/dev/null || return 0
+            sb_swap_on "${f[1]}" || return 0
             swapoff -- "${f[1]}" 2>/dev/null && return 0
             _sb_log "cannot turn off swap on ${f[1]}"
             return 1

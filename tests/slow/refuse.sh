@@ -29,7 +29,7 @@ quick=(--bs 64k,1m --min-time 0.1s --max-time 0.5s --file-size 8m -q)
 # swapped_out DEV: the pages the kernel has swapped out since boot
 # (/proc/vmstat pswpout) when DEV is a swap area in use, else 0.
 swapped_out() {
-    awk -v d="$1" 'NR > 1 && $1 == d { found = 1 } END { exit !found }' /proc/swaps || { echo 0; return; }
+    sb_swap_on "$1" || { echo 0; return; }
     awk '$1 == "pswpout" { print $2 }' /proc/vmstat
 }
 
