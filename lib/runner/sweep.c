@@ -52,6 +52,10 @@
  * layout made durable (cpu_paced). */
 #define CPU_MIN_TIMES 3
 #define WRITE_CPU_SHARE 0.75
+/* A read point below this share of the fastest steady read of its target
+ * is not paced by the device; one still unsteady at CPU_MIN_TIMES min
+ * times stops there when it cannot settle by max time (unsteady). */
+#define BELOW_DEVICE_SHARE 0.9
 #define LAYOUT_BS (1u << 20)
 /* The read probe of a layout cut by its time (read_floor). */
 #define PROBE_BS (256u << 10)
@@ -98,6 +102,7 @@ typedef struct sweep {
     size_t n_targets, target_index;   /* targets in the sweep; the one measured (0-based) */
     uint64_t layout_bytes, layout_ns; /* the layouts finished so far, for the bound */
     double write_rate; /* bytes/s the target's first layout made durable; 0: none (cpu_paced) */
+    double read_rate;  /* bytes/s of the target's fastest read point stopped stable; 0: none */
     /* The layout running: where its shown rate is taken from (layout_progress). */
     bool lay_based;
     uint64_t lay_base_ns, lay_base_bytes;
@@ -118,12 +123,14 @@ typedef enum stop_reason {
     STOP_INTERRUPTED,
     STOP_STONEWALL, /* another host's point ended (storbench/gate.h) */
     STOP_CPU,       /* paced by its own system calls (cpu_paced) */
+    STOP_UNSTEADY,  /* a read below the device that cannot settle (unsteady) */
 } stop_reason;
 
 static const char *stop_name(stop_reason r)
 {
-    static const char *const names[] = { "stable", "max-time",    "max-bytes", "fixed",
-                                         "error",  "interrupted", "stonewall", "cpu-bound" };
+    static const char *const names[] = { "stable",    "max-time",  "max-bytes",
+                                         "fixed",     "error",     "interrupted",
+                                         "stonewall", "cpu-bound", "unsteady" };
     return names[r];
 }
 
@@ -615,7 +622,38 @@ static bool cpu_paced(const sweep *s, const point *p, const sb_slope *slope)
     return est.batches >= SB_STABLE_MIN_BATCHES && est.rate > 0;
 }
 
-/* Adaptive mode: samples until stable, CPU-bound, max time or the
+/*
+ * Whether a read point wanders below the device and cannot settle: it has
+ * run CPU_MIN_TIMES min times (3 s), its interval lies wholly below
+ * BELOW_DEVICE_SHARE of the fastest read of this target that stopped
+ * stable (what the device has shown it reads), and it is too wide to reach
+ * --spread by max time even if it narrowed as 1/t (a slope through a
+ * throttle's edges narrows so; through independent scatter only as
+ * 1/sqrt(t)). Such a rate is set by something other than the device, the
+ * latency of a system call through a VM or a loop device, and moves with
+ * the machine: 512 B direct reads on the test bed, about 39,000 a second,
+ * read 18.8 +- 2.0 and 19.0 +- 1.5 MiB/s at a 24 MiB/s limit, and 19.3 +-
+ * 3.5 and 29.0 +- 1.4 at 40, each after 10 s (bench/RESULTS.md §24). More
+ * time does not pin it down. A point at the device's rate never stops so:
+ * its interval holds that rate, above the share. So the rule waits for a
+ * read that has shown the device's rate (a sweep's smaller reads reach
+ * it), and never takes a write, whose bursts and paybacks read low for a
+ * while. A point whose slope has no interval yet runs on.
+ * tests/slow/unsteady.sh checks it.
+ */
+static bool unsteady(const sweep *s, const point *p, const sb_slope *slope)
+{
+    if (p->is_write || p->from == STAMPS_NONE || !(s->read_rate > 0) ||
+        p->end_ns < CPU_MIN_TIMES * s->c->min_ns)
+        return false;
+    double rate = slope->rate, half = slope->half_width;
+    if (!(rate > 0) || !isfinite(half))
+        return false;
+    return rate + half <= BELOW_DEVICE_SHARE * s->read_rate &&
+           half * (double)p->end_ns / (double)s->c->max_ns > s->rule.rel_ci * rate;
+}
+
+/* Adaptive mode: samples until stable, CPU-bound, unsteady, max time or the
  * byte cap. A write sample ends when fdatasync has made its data durable. */
 static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
 {
@@ -681,6 +719,8 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
             p->why = STOP_STABLE;
         else if (cpu_paced(s, p, &slope))
             p->why = STOP_CPU;
+        else if (unsteady(s, p, &slope))
+            p->why = STOP_UNSTEADY;
         else if (sb_gate_stop_now(c->gate))
             p->why = STOP_STONEWALL;
         else if (te - p->t0 >= c->max_ns)
@@ -694,6 +734,8 @@ static SB_MUST_CHECK sb_status run_adaptive(sweep *s, point *p, sb_error *err)
                       c->sample_ns, p->bs, !p->is_write);
         calls = next > calls * MAX_GROWTH ? calls * MAX_GROWTH : next;
     }
+    if (stamped && p->why == STOP_STABLE && slope.rate > s->read_rate)
+        s->read_rate = slope.rate;
     return SB_OK;
 }
 
@@ -1025,6 +1067,7 @@ static SB_MUST_CHECK sb_status run_target(sweep *s, sb_target *t, uint64_t file_
     s->target_path = sb_target_path(t);
     s->target = t;
     s->write_rate = 0;
+    s->read_rate = 0;
 
     sb_testfile *tf;
     SB_TRY(sb_testfile_open(t, &tf, err));
