@@ -9,8 +9,8 @@
 # second by the throttle's IOPS limit:
 #  * wandering: the IOPS limit goes from 1,000 up to 3,500 and back down in
 #    steps of 500 every 0.4 s, a period of 4 s (4 KiB reads at 3.9-13.7
-#    MiB/s), as 512 B reads through a VM wander with its latency (18.8 to
-#    29.0 MiB/s from one sweep to the next at one limit). The 4 KiB point
+#    MiB/s), as 512 B reads through a VM wander with its latency (19.3 and
+#    29.0 MiB/s in two sweeps at one 40 MiB/s limit). The 4 KiB point
 #    must stop as unsteady, at 3 s or later and before 6 s (--max-time is
 #    10 s), its interval wholly below 0.9 x the 1 MiB point's rate and wider
 #    than --spread (2%) times 10/3. A wander drawn at random does not always
