@@ -71,7 +71,7 @@ _Static_assert(CLI_TABLE_LEN(cli_run_opts) == RUN_N_OPTIONS + 1, "one entry per 
                           NULL },                                                                   \
     [SWEEP_LAYOUT_TIME] = { "layout-time", 0, "DURATION",                                           \
                             "lay out the test file for at most DURATION, then use what is laid "    \
-                            "out (at least 32 MiB, and 2 s of reading); default 5s without "        \
+                            "out (at least 32 MiB); default 5s without "                            \
                             "--file-size, none with it; 0: no limit",                               \
                             NULL },                                                                 \
     [SWEEP_MIN_TIME] = { "min-time", 0, "TIME", "adaptive: least time per point (default 1s)",      \

@@ -99,14 +99,13 @@ typedef void (*sb_progress_fn)(const sb_progress *p, void *ctx);
  * the least it then holds (layout_max_ns). The points overwrite and read
  * the file in place and wrap at its end, so it need not hold all a point
  * moves: it has to be real, allocated data, beyond a card's cache (a few
- * MiB), and long enough that a read seldom wraps. 64 MiB took 21 s of a
- * 100 s sweep at 3 MiB/s; 5 s lays all of it out at 12.8 MiB/s or more.
- * The least, 32 MiB (10.7 s at 3 MiB/s), is what a buffered read at
- * 7 MiB/s reads in 4.6 s: with 16 MiB those reads wrapped once or twice,
- * and each wrap's cache drop cost about a second; and a cut file is laid
- * out on to 2 s of the device's read rate, read back for 0.2 s, since a
- * card that reads 40 MiB/s and writes 4 would wrap every 0.8 s in 32 MiB
- * (sweep.c, read_floor; bench/RESULTS.md §17). */
+ * MiB). 64 MiB took 21 s of a 100 s sweep at 3 MiB/s; 5 s lays all of it
+ * out at 12.8 MiB/s or more. The least, 32 MiB (10.7 s at 3 MiB/s), is
+ * what a buffered read at 7 MiB/s reads in 4.6 s: there a wrap is seldom,
+ * and the bursts around one are left out of the rate's slope (stats.h,
+ * breaks), which needs a few bursts between two wraps. A card that reads
+ * 40 MiB/s and writes 4 wraps every 0.8 s in 32 MiB, at no cost now
+ * (bench/RESULTS.md §17, §25). */
 #define SB_SWEEP_DEFAULT_LAYOUT_NS 5000000000ull
 #define SB_SWEEP_LAYOUT_MIN (32ull << 20)
 
@@ -118,8 +117,7 @@ typedef struct sb_sweep_config {
     uint64_t fixed_bytes; /* > 0: fixed mode, bytes per point */
     uint64_t file_bytes;  /* adaptive test-file size */
     /* Adaptive: the layout ends after this long with what it wrote, at
-     * least SB_SWEEP_LAYOUT_MIN (and the largest block), then goes on to
-     * 2 s of the device's read rate when the sweep reads, and the points
+     * least SB_SWEEP_LAYOUT_MIN (and the largest block), and the points
      * use that much; 0: all of file_bytes. SB_SWEEP_DEFAULT_LAYOUT_NS by
      * default (the command line: 0 when --file-size is given). A target
      * whose file was cut says so in its info: test_file_bytes (what the

@@ -57,10 +57,6 @@
  * times stops there when it cannot settle by max time (unsteady). */
 #define BELOW_DEVICE_SHARE 0.9
 #define LAYOUT_BS (1u << 20)
-/* The read probe of a layout cut by its time (read_floor). */
-#define PROBE_BS (256u << 10)
-#define PROBE_NS 200000000ull
-#define READ_FLOOR_NS 2000000000ull
 #define MIN_FILE_BYTES (4ull << 20) /* below this, free space is too short */
 #define BUF_ALIGN 4096u
 
@@ -389,69 +385,8 @@ static SB_MUST_CHECK sb_status lay_out(sweep *s, sb_testfile *tf, uint64_t bytes
     return SB_OK;
 }
 
-/*
- * What a layout cut by its time must still hold: the reads wrap at the
- * file's end, and a buffered read's wrap (the file's cache dropped,
- * readahead begun again) costs it about a second. At 40/4 MiB/s a 32 MiB
- * file made 32-256 B reads wrap every 0.8 s and take 2.5-2.8 s instead of
- * 1.0-1.2 s, more than the layout saved (bench/RESULTS.md §17); a buffered
- * read point reads 17-48 MiB on the test bed (7 to 40 MiB/s). The layout
- * cannot know the read rate, so it is read here: PROBE_BS blocks from the
- * file's start for PROBE_NS, or until it has read enough to show a floor
- * of `asked` (a tenth of it), and *floor is READ_FLOOR_NS of that rate in
- * whole layout chunks. Untimed, like the layout; a device reading less
- * than 16 MiB/s needs no more than the 32 MiB the layout keeps.
- *
- * The probe reads direct where the target allows it, and leaves the page
- * cache alone: the write points that follow overwrite the laid-out file,
- * and they find it cached, as in a sweep that only writes. With the whole
- * file's cache dropped here, 24/12 MiB/s writes began with bursts of
- * +17-33% and their paybacks in their first 0.6 s, which kept their
- * spread wide for seconds: their points of 64 B and up took 51, 30 and
- * 75 s in three default sweeps, and 27-31 s in six sweeps that only
- * wrote (bench/RESULTS.md §21). A buffered probe (no O_DIRECT) must read
- * cold, so it drops the cache of what it will read and no more; what it
- * reads stays cached (each read point drops the file's cache before it
- * begins).
- */
-static SB_MUST_CHECK sb_status read_floor(sweep *s, sb_testfile *tf, uint64_t used, uint64_t asked,
-                                          uint64_t *floor, sb_error *err)
-{
-    /* Read in PROBE_NS, this much shows a floor of `asked`; no more than
-     * the whole blocks laid out. */
-    uint64_t reach = (asked / (READ_FLOOR_NS / PROBE_NS) + PROBE_BS - 1) / PROBE_BS * PROBE_BS;
-    uint64_t whole = used / PROBE_BS * PROBE_BS;
-    if (reach > whole)
-        reach = whole;
-    *floor = 0;
-    if (reach == 0)
-        return SB_OK;
-    int fd = sb_testfile_fd(tf), dfd;
-    sb_error ignored;
-    if (s->c->direct && PROBE_BS % sb_testfile_dio_align(tf) == 0 &&
-        sb_testfile_direct_fd(tf, &dfd, &ignored) == SB_OK)
-        fd = dfd;
-    else
-        SB_TRY(sb_cache_drop_file(fd, 0, reach, err));
-    sb_io_file io = {
-        .eng = &sb_engine_psync, .fd = fd, .path = sb_testfile_path(tf), .stop = s->c->stop
-    };
-    uint64_t t0 = sb_clock_ns(), ns = 0, off = 0;
-    while (off < reach && ns < PROBE_NS) {
-        size_t done = 0;
-        SB_TRY(sb_engine_xfer(&io, false, s->buf, PROBE_BS, (int64_t)off, &done, err));
-        off += done;
-        ns = sb_clock_ns() - t0;
-    }
-    double want = ns ? (double)off * (double)READ_FLOOR_NS / (double)ns : 0;
-    *floor = want < (double)UINT64_MAX / 2
-                 ? ((uint64_t)want + LAYOUT_BS - 1) / LAYOUT_BS * LAYOUT_BS
-                 : UINT64_MAX / 2;
-    return SB_OK;
-}
-
-/* The layout before a target's first point: cut by its time, then laid out
- * on to what the reads need (read_floor), at most `bytes`. */
+/* The layout before a target's first point, cut by its time; the layout's
+ * rate is what its writes may be compared with (cpu_paced). */
 static SB_MUST_CHECK sb_status lay_out_first(sweep *s, sb_testfile *tf, uint64_t bytes,
                                              uint64_t *used, sb_error *err)
 {
@@ -459,13 +394,7 @@ static SB_MUST_CHECK sb_status lay_out_first(sweep *s, sb_testfile *tf, uint64_t
     SB_TRY(lay_out(s, tf, bytes, true, used, err));
     if (s->layout_ns > ns0)
         s->write_rate = (double)(s->layout_bytes - bytes0) * 1e9 / (double)(s->layout_ns - ns0);
-    if (*used >= bytes || !s->c->do_read)
-        return SB_OK;
-    uint64_t floor;
-    SB_TRY(read_floor(s, tf, *used, bytes, &floor, err));
-    if (floor <= *used)
-        return SB_OK;
-    return lay_out(s, tf, floor < bytes ? floor : bytes, false, used, err);
+    return SB_OK;
 }
 
 /* Starts the file again at offset 0. */
@@ -473,9 +402,17 @@ static SB_MUST_CHECK sb_status wrap(point *p, sb_error *err)
 {
     p->pos = 0;
     SB_TRY(sb_engine_seek(&p->io, 0, err));
-    /* What we read on the last pass is cached now: drop it to stay cold. */
+    /* What we read on the last pass is cached now: drop it to stay cold.
+     * Readahead stopped at the file's end and begins again here: the
+     * device's bursts around this time are the wrap's, not its own (a
+     * break, stats.h). */
     if (p->buffered_read)
         SB_TRY(sb_cache_drop_file(p->fd, 0, 0, err));
+    if (p->from == STAMPS_DEVICE) {
+        uint64_t ns = sb_clock_ns() - p->t0;
+        SB_TRY(sb_stamps_break(&p->stamps, ns, err));
+        SB_TRY(sb_stamps_break(&p->own, ns, err));
+    }
     /* Nothing of the last pass may still be dirty, or rewriting it would
      * spare the device. */
     if (p->is_write)

@@ -25,6 +25,11 @@
  *   SB_BURST_WAIT before the last stamp, so that the wait that makes one
  *   lies inside what the point has seen; the newest burst becomes a top
  *   only once its wait has been seen.
+ * - Breaks are kept as times, so thinning leaves them as they are. The
+ *   guard around them is measured in the mean spacing of all the edges of
+ *   the kind, taken before any is left out; an edge is left out when it
+ *   lies within the guard of any break, found by walking the breaks along
+ *   with the edges (both ascend in time).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -43,11 +48,15 @@ void sb_stamps_init(sb_stamps *s)
     s->gap_ns = SB_STAMPS_GAP_NS;
     s->next_ns = 0;
     s->last_bytes = 0;
+    s->breaks = NULL;
+    s->n_breaks = 0;
+    s->cap_breaks = 0;
 }
 
 void sb_stamps_free(sb_stamps *s)
 {
     free(s->v);
+    free(s->breaks);
     sb_stamps_init(s);
 }
 
@@ -108,6 +117,22 @@ sb_status sb_stamps_add(sb_stamps *s, uint64_t ns, uint64_t bytes, sb_error *err
     return SB_OK;
 }
 
+sb_status sb_stamps_break(sb_stamps *s, uint64_t ns, sb_error *err)
+{
+    if (s->n_breaks == s->cap_breaks) {
+        if (s->cap_breaks == SB_STAMPS_BREAKS_MAX)
+            return SB_OK;
+        size_t cap = s->cap_breaks ? s->cap_breaks * 2 : 16;
+        uint64_t *b = realloc(s->breaks, cap * sizeof *b);
+        if (!b)
+            return sb_error_set(err, SB_E_NOMEM, 0, "cannot grow the stream's breaks to %zu", cap);
+        s->breaks = b;
+        s->cap_breaks = cap;
+    }
+    s->breaks[s->n_breaks++] = ns;
+    return SB_OK;
+}
+
 /* Least-squares slope of bytes on time over stamps [a, b), in bytes per
  * second; NAN when they span no time. */
 static double slope_of(const sb_stamp *v, size_t a, size_t b)
@@ -158,24 +183,64 @@ static bool bursty(const sb_stamp *v, size_t a, size_t n)
     return 2 * waiting >= n - a - 1;
 }
 
-/* The least-squares line through the bursts' tops or bottoms among stamps
- * [a, n), its interval before the floor (the method is in stats.h), and
- * the time from the first edge to the last. Returns false, leaving *out
- * alone, with fewer than SB_BURST_EDGES_MIN edges. Times and bytes are
- * taken from stamp a's, and the sums about the means, so that nothing
- * cancels. */
-static bool edge_slope(const sb_stamp *v, size_t a, size_t n, bool bottom, sb_slope *out,
-                       double *span_ns)
+/* The edges left out around the breaks (stats.h): an edge at t is out
+ * when a break b has b - before <= t <= b + after. Edges are asked for in
+ * ascending time, so the first break that may still matter only moves on;
+ * `j` starts at 0 for each pass over the edges. */
+typedef struct guard {
+    const uint64_t *b;
+    size_t n, j;
+    double before, after;
+} guard;
+
+static bool guarded(guard *g, double t)
 {
-    const size_t from = a + SB_BURST_WAIT;
+    while (g->j < g->n && (double)g->b[g->j] + g->after < t)
+        g->j++;
+    return g->j < g->n && (double)g->b[g->j] - g->before <= t;
+}
+
+/* Whether stamp i is an edge the line stands on: an edge, not guarded. */
+static bool kept_edge(const sb_stamp *v, size_t i, bool bottom, guard *g)
+{
+    return is_edge(v, i, bottom) && !guarded(g, (double)v[i].ns);
+}
+
+/* The least-squares line through the bursts' tops or bottoms among stamps
+ * [a, n), those around the stream's breaks left out, its interval before
+ * the floor (the method is in stats.h), and the time from the first edge
+ * to the last. Returns false, leaving *out alone, with fewer than
+ * SB_BURST_EDGES_MIN edges. Times and bytes are taken from stamp a's, and
+ * the sums about the means, so that nothing cancels. */
+static bool edge_slope(const sb_stamps *s, size_t a, bool bottom, sb_slope *out, double *span_ns)
+{
+    const sb_stamp *v = s->v;
+    const size_t n = s->n, from = a + SB_BURST_WAIT;
     if (n < from + SB_BURST_WAIT + 1)
         return false;
     const size_t end = n - SB_BURST_WAIT;
+    guard g = { s->breaks, 0, 0, 0, 0 };
+    if (s->n_breaks) {
+        /* The guard's unit: the mean spacing of all the edges of this kind. */
+        size_t all = 0;
+        double first_ns = 0, last_ns = 0;
+        for (size_t i = from; i < end; i++)
+            if (is_edge(v, i, bottom)) {
+                if (all++ == 0)
+                    first_ns = (double)v[i].ns;
+                last_ns = (double)v[i].ns;
+            }
+        if (all >= 2) {
+            double spacing = (last_ns - first_ns) / (double)(all - 1);
+            g = (guard){ s->breaks, s->n_breaks, 0, SB_BREAK_BEFORE * spacing,
+                         SB_BREAK_AFTER * spacing };
+        }
+    }
     const double t0 = (double)v[a].ns, b0 = (double)v[a].bytes;
     size_t k = 0;
     double mx = 0, my = 0, first_ns = 0, last_ns = 0;
     for (size_t i = from; i < end; i++)
-        if (is_edge(v, i, bottom)) {
+        if (kept_edge(v, i, bottom, &g)) {
             if (k++ == 0)
                 first_ns = (double)v[i].ns;
             last_ns = (double)v[i].ns;
@@ -187,8 +252,9 @@ static bool edge_slope(const sb_stamp *v, size_t a, size_t n, bool bottom, sb_sl
     mx /= (double)k;
     my /= (double)k;
     double sxx = 0, sxy = 0;
+    g.j = 0;
     for (size_t i = from; i < end; i++)
-        if (is_edge(v, i, bottom)) {
+        if (kept_edge(v, i, bottom, &g)) {
             double dx = (double)v[i].ns - t0 - mx;
             sxx += dx * dx;
             sxy += dx * ((double)v[i].bytes - b0 - my);
@@ -197,8 +263,9 @@ static bool edge_slope(const sb_stamp *v, size_t a, size_t n, bool bottom, sb_sl
         return false;
     double slope = sxy / sxx, ss = 0, lag = 0, prev = 0;
     bool first = true;
+    g.j = 0;
     for (size_t i = from; i < end; i++)
-        if (is_edge(v, i, bottom)) {
+        if (kept_edge(v, i, bottom, &g)) {
             double e = (double)v[i].bytes - b0 - my - slope * ((double)v[i].ns - t0 - mx);
             ss += e * e;
             if (!first)
@@ -219,12 +286,12 @@ static bool edge_slope(const sb_stamp *v, size_t a, size_t n, bool bottom, sb_sl
 
 /* The narrower of the lines through the tops and through the bottoms,
  * with the floor on its interval; false when neither has enough edges. */
-static bool bursts_slope(const sb_stamp *v, size_t a, size_t n, uint64_t gap_ns, sb_slope *out)
+static bool bursts_slope(const sb_stamps *s, size_t a, sb_slope *out)
 {
     sb_slope top = *out, bottom = *out;
     double top_span = 0, bottom_span = 0;
-    bool have_top = edge_slope(v, a, n, false, &top, &top_span);
-    bool have_bottom = edge_slope(v, a, n, true, &bottom, &bottom_span);
+    bool have_top = edge_slope(s, a, false, &top, &top_span);
+    bool have_bottom = edge_slope(s, a, true, &bottom, &bottom_span);
     if (!have_top && !have_bottom)
         return false;
     bool use_bottom = have_bottom && (!have_top || bottom.half_width < top.half_width);
@@ -235,7 +302,8 @@ static bool bursts_slope(const sb_stamp *v, size_t a, size_t n, uint64_t gap_ns,
      * throttle (its waits in whole 4 ms jiffies) read 24.04 +- 0 over 1 s.
      * The choice above is made before this floor, which would make two
      * near-perfect lines look alike. */
-    double floor = 2.0 * (double)gap_ns * fabs(out->rate) / (use_bottom ? bottom_span : top_span);
+    double floor =
+        2.0 * (double)s->gap_ns * fabs(out->rate) / (use_bottom ? bottom_span : top_span);
     if (out->half_width < floor)
         out->half_width = floor;
     return true;
@@ -254,7 +322,7 @@ void sb_stamps_slope(const sb_stamps *s, uint64_t from_ns, sb_slope *out)
     if (m < 3)
         return;
     bool in_bursts = bursty(s->v, a, s->n);
-    if (in_bursts && bursts_slope(s->v, a, s->n, s->gap_ns, out))
+    if (in_bursts && bursts_slope(s, a, out))
         return;
     double r = slope_of(s->v, a, s->n);
     if (isnan(r))

@@ -944,6 +944,79 @@ static void test_stamps_burst_edges(void **state)
     edges_point(false);
 }
 
+/* A buffered reader of a 32 MiB file at a 40 MiB/s throttle, as recorded
+ * on the test bed (bench/RESULTS.md §25): the device's bytes rise in
+ * steps of 2.5 and 5 MiB (readahead's windows, one or two a throttle
+ * slice), each rise beginning on the device's line (+- 1 ms), so the
+ * bursts' bottoms lie on it. The last step of the file is cut short at its
+ * end, and the reader wraps 25 ms after it; readahead's first windows
+ * after the wrap (1.5 MiB) rise 1 ms after it, ahead of the line, the
+ * next (4 MiB) 14 ms behind it, and the steps after that are on the line
+ * again. The rule is asked every 100 ms for 10 s at most; with `breaks`
+ * the wraps are marked. *secs: when it stopped. */
+static sb_slope wrapping_reader(bool breaks, double *secs)
+{
+    static const double steps[] = { 1.5, 4, 2.5, 5, 5, 2.5, 5, 2.5, 4 }; /* MiB: one pass, 32 */
+    const size_t n_steps = sizeof steps / sizeof steps[0];
+    const double rate = 40 * 1048576.0, mib = 1048576.0;
+    const sb_stable_rule rule = { SB_STABLE_REL_CI, 1000000000, 0, 250000000 };
+    sb_stamps s;
+    sb_stamps_init(&s);
+    uint64_t st = 25;
+    double t = 0, level = 0, ask = 0.1, last_rise = 0;
+    size_t k = 0;
+    bool stopped = false;
+    double rise_at = 0; /* the next step's time */
+    stamps_push(&s, 0, 0);
+    while (t < 10 && !stopped) {
+        t += 0.25e-3;
+        if (t >= rise_at) {
+            level += steps[k % n_steps] * mib;
+            last_rise = rise_at;
+            k++;
+            double line = level / rate + 1e-3 * (2 * unit_uniform(&st) - 1);
+            if (k % n_steps == 0) {
+                sb_error err;
+                double wrap_t = last_rise + 0.025;
+                if (breaks)
+                    assert_int_equal(sb_stamps_break(&s, (uint64_t)(wrap_t * 1e9), &err), SB_OK);
+                rise_at = wrap_t + 0.001;
+            } else {
+                rise_at = k % n_steps == 1 && k > 1 ? line + 0.014 : line;
+            }
+        }
+        stamps_push(&s, (uint64_t)(t * 1e9), (uint64_t)level);
+        if (t >= ask) {
+            ask += 0.1;
+            stopped = sb_stamps_stable(&s, &rule);
+        }
+    }
+    sb_slope e;
+    sb_stamps_slope(&s, rule.warmup_ns, &e);
+    sb_stamps_free(&s);
+    *secs = t;
+    print_message("wraps %s: %.3f MiB/s +- %.3f on %zu edges, %.2f s\n",
+                  breaks ? "marked" : "unmarked", e.rate / mib, e.half_width / mib, e.edges, t);
+    return e;
+}
+
+/* The wraps' edges left out: the point stops sooner, and its interval
+ * holds the device's rate. */
+static void test_stamps_breaks(void **state)
+{
+    (void)state;
+    double plain_s, marked_s;
+    sb_slope plain = wrapping_reader(false, &plain_s);
+    sb_slope marked = wrapping_reader(true, &marked_s);
+    const double rate = 40 * 1048576.0;
+    assert_true(marked_s < 1.6);
+    assert_true(plain_s > marked_s + 0.5);
+    assert_rel(marked.rate, rate, 0.005);
+    assert_true(fabs(marked.rate - rate) <= marked.half_width);
+    assert_true(marked.half_width <= SB_STABLE_REL_CI * marked.rate);
+    (void)plain;
+}
+
 /* A simulated device, call by call: the completion time of each call of
  * bs bytes. */
 typedef enum sim_kind { SIM_IID, SIM_WANDER, SIM_THROTTLE } sim_kind;
@@ -1198,6 +1271,7 @@ int main(void)
         cmocka_unit_test(test_stamps_burst_phase),
         cmocka_unit_test(test_stamps_burst_edges),
         cmocka_unit_test(test_stamps_burst_edges_on_grid),
+        cmocka_unit_test(test_stamps_breaks),
         cmocka_unit_test(test_stamps_coverage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
