@@ -573,9 +573,9 @@ static bool cpu_paced(const sweep *s, const point *p, const sb_slope *slope)
  * 3.5 and 29.0 +- 1.4 at 40, each after 10 s (bench/RESULTS.md §24). More
  * time does not pin it down. A point at the device's rate never stops so:
  * its interval holds that rate, above the share. So the rule waits for a
- * read that has shown the device's rate (a sweep's smaller reads reach
- * it), and never takes a write, whose bursts and paybacks read low for a
- * while. A point whose slope has no interval yet runs on.
+ * read that has shown the device's rate (a sweep's buffered reads, which
+ * run first, reach it), and never takes a write, whose bursts and paybacks
+ * read low for a while. A point whose slope has no interval yet runs on.
  * tests/slow/unsteady.sh checks it.
  */
 static bool unsteady(const sweep *s, const point *p, const sb_slope *slope)
@@ -991,6 +991,46 @@ static SB_MUST_CHECK sb_status record_cut(sb_target_res *tres, uint64_t asked, u
                        (unsigned long long)asked);
 }
 
+/*
+ * The reads run in sb_sweep_read_order's order: those through the page
+ * cache, then the direct ones, each the largest block first. A throttle,
+ * like a card, lets a point use what the point before it left unused, and
+ * a reader only a little faster than the device takes that for a second or
+ * more: after 32 B reads that the CPU held to 22 MiB/s, 64 B reads at a
+ * 40 MiB/s limit read 41.10 +- 0.81, 40.89 +- 0.77 and 43.19 +- 0.86 MiB/s
+ * in 1.1-2.3 s (3 of 6 runs; in one the device itself delivered 41.6 MiB/s
+ * from 0.25 to 1.2 s), where after 128 B reads at the limit all 6 held 40,
+ * within 1.3% (bench/RESULTS.md §26). Largest first, each point follows
+ * one at least as fast, and a point slower than the device cannot use a
+ * lead. The one step up, from the smallest buffered read to the largest
+ * direct one, goes to a reader that spends the lead within its warm-up
+ * (1 MiB calls by default). The buffered reads come first: those at the
+ * limit show the device's rate (read_rate) before the direct reads that
+ * the unsteady rule compares with it. The ETA is the worse for the order:
+ * each kind of read now ends with its slowest blocks (sweep_eta.c). The
+ * results list the reads in the order asked: tests
+ * [first, n_tests) ran as order[0..], and are put back in order (fewer of
+ * them when the sweep stopped early).
+ */
+static void list_as_asked(sb_target_res *tres, size_t first, size_t *order)
+{
+    size_t ran = tres->n_tests - first;
+    for (size_t j = 0; j < ran; j++) {
+        size_t min = j;
+        for (size_t k = j + 1; k < ran; k++)
+            if (order[k] < order[min])
+                min = k;
+        if (min == j)
+            continue;
+        sb_test t = tres->tests[first + j];
+        tres->tests[first + j] = tres->tests[first + min];
+        tres->tests[first + min] = t;
+        size_t o = order[j];
+        order[j] = order[min];
+        order[min] = o;
+    }
+}
+
 /* All points of one target. Returns the first error; the test file is
  * removed whatever happens. */
 static SB_MUST_CHECK sb_status run_target(sweep *s, sb_target *t, uint64_t file_bytes, sb_run *run,
@@ -1034,11 +1074,14 @@ static SB_MUST_CHECK sb_status run_target(sweep *s, sb_target *t, uint64_t file_
                                : lay_out_first(s, tf, used, &used, err);
     if (st == SB_OK && used < was)
         st = record_cut(tres, file_bytes, used, err);
+    size_t order[SB_SWEEP_MAX_BS], first = tres->n_tests;
+    sb_sweep_read_order(s->c->bs, s->c->n_bs, s->c->direct, sb_testfile_dio_align(tf), order);
     for (size_t i = 0; st == SB_OK && s->c->do_read && i < s->c->n_bs; i++) {
-        st = run_point(s, tres, tf, used, false, s->c->bs[i], err);
+        st = run_point(s, tres, tf, used, false, s->c->bs[order[i]], err);
         if (st == SB_OK)
             st = watch_throttle(s, tres, err);
     }
+    list_as_asked(tres, first, order);
     sb_testfile_remove(tf);
     /* Name what limits each sequential point, also when the target stopped
      * early (the complete points keep their meaning). */

@@ -3,9 +3,10 @@
  * left, from the times of the points it has finished. Apart from sweep.c
  * so that a unit test can give it point times and check the estimate.
  *
- * The sweep's order: per target, a write point per block size (when writes
- * are measured), then a read point per block size (when reads are). Points
- * are counted from 0 across targets.
+ * The sweep's order: per target, a write point per block size in the order
+ * given (when writes are measured), then a read point per block size (when
+ * reads are), in sb_sweep_read_order's order. Points are counted from 0
+ * across targets.
  */
 #ifndef STORBENCH_SWEEP_ETA_H
 #define STORBENCH_SWEEP_ETA_H
@@ -23,12 +24,13 @@ typedef enum sb_eta_kind { SB_ETA_WRITE, SB_ETA_READ_BUFFERED, SB_ETA_READ_DIREC
 enum { SB_ETA_KINDS = 3, SB_ETA_KEEP = SB_SWEEP_MAX_BS };
 
 typedef struct sb_sweep_eta {
-    uint64_t bs[SB_SWEEP_MAX_BS]; /* the block sizes, in order */
-    size_t n_bs;                  /* points per direction and target */
-    bool writes, reads;           /* the directions measured */
-    bool direct;                  /* reads go direct where the block allows it */
-    unsigned dio_align;           /* the target's direct-I/O alignment (512 at first) */
-    size_t n_points;              /* all points, across targets */
+    uint64_t asked[SB_SWEEP_MAX_BS]; /* the block sizes, in the order given */
+    uint64_t bs[SB_SWEEP_MAX_BS];    /* and in the order the reads run */
+    size_t n_bs;                     /* points per direction and target */
+    bool writes, reads;              /* the directions measured */
+    bool direct;                     /* reads go direct where the block allows it */
+    unsigned dio_align;              /* the target's direct-I/O alignment (512 at first) */
+    size_t n_points;                 /* all points, across targets */
     /* What a point of each kind is expected to take before any of its kind
      * has finished, weighted as PRIOR_POINTS points (sweep_eta.c); 0 in
      * fixed mode, which has no prior. */
@@ -41,6 +43,15 @@ typedef struct sb_sweep_eta {
     uint64_t kept_ns[SB_ETA_KINDS][SB_ETA_KEEP];
     size_t done[SB_ETA_KINDS]; /* how many of each kind have finished */
 } sb_sweep_eta;
+
+/* The order a sweep reads its n block sizes in on a target of direct-I/O
+ * alignment dio_align: order[i] is the index in bs of the i-th read. The
+ * reads through the page cache come first (a block not a multiple of
+ * dio_align, or every block when !direct), then the direct ones, each the
+ * largest block first, equal ones as given (sweep.c, list_as_asked, says
+ * why). */
+void sb_sweep_read_order(const uint64_t *bs, size_t n, bool direct, unsigned dio_align,
+                         size_t *order);
 
 /* The estimate for a sweep of c over n_targets targets, with nothing done.
  * c is read here only (its block sizes, directions, mode, direct, min and

@@ -66,6 +66,27 @@ static void test_order(void **state)
         assert_true(sb_sweep_eta_is_write(&e, k));
 }
 
+/* The reads through the page cache first, then the direct ones, each the
+ * largest block first; equal blocks as given. */
+static void test_read_order(void **state)
+{
+    (void)state;
+    static const uint64_t bs[] = { 8, 4096, 512, 256, 1 << 20, 64, 512 };
+    size_t order[7];
+    sb_sweep_read_order(bs, 7, true, 512, order);
+    static const size_t direct512[7] = { 3, 5, 0, 4, 1, 2, 6 };
+    for (size_t i = 0; i < 7; i++)
+        assert_int_equal(order[i], direct512[i]);
+    sb_sweep_read_order(bs, 7, true, 4096, order);
+    static const size_t direct4096[7] = { 2, 6, 3, 5, 0, 4, 1 };
+    for (size_t i = 0; i < 7; i++)
+        assert_int_equal(order[i], direct4096[i]);
+    sb_sweep_read_order(bs, 7, false, 512, order);
+    static const size_t buffered[7] = { 4, 1, 2, 6, 3, 5, 0 };
+    for (size_t i = 0; i < 7; i++)
+        assert_int_equal(order[i], buffered[i]);
+}
+
 /* Before any point: every point at its kind's prior (writes 2.2 min
  * times, buffered reads 2.5, direct reads 1.3), and a fixed pause, which
  * is waited whole before each point. The default sizes: 18 writes, reads
@@ -86,12 +107,14 @@ static void test_prior(void **state)
     sb_sweep_eta_init(&e, &c, 1);
     assert_int_equal(sb_sweep_eta_left(&e, 0, NULL), plain + 36 * 300 * MS);
 
-    /* A target aligned at 4 KiB reads 512 B-2 KiB through the cache. */
+    /* A target aligned at 4 KiB reads 8 B-2 KiB through the cache, and
+     * those come first (2 KiB down to 8 B), then 1 MiB down to 4 KiB. */
     c.pause_fixed = false;
     sb_sweep_eta_init(&e, &c, 1);
     sb_sweep_eta_set_align(&e, 4096);
-    assert_int_equal(sb_sweep_eta_kind(&e, 18 + 6), SB_ETA_READ_BUFFERED);
+    assert_int_equal(sb_sweep_eta_kind(&e, 18 + 8), SB_ETA_READ_BUFFERED);
     assert_int_equal(sb_sweep_eta_kind(&e, 18 + 9), SB_ETA_READ_DIRECT);
+    assert_int_equal(sb_sweep_eta_kind(&e, 18 + 17), SB_ETA_READ_DIRECT);
     assert_int_equal(sb_sweep_eta_left(&e, 0, NULL),
                      18 * 2200 * MS + 9 * 2500 * MS + 9 * 1300 * MS);
     /* --no-direct: every read. */
@@ -130,7 +153,7 @@ static void test_by_kind(void **state)
     for (int k = 0; k < 3; k++)
         sb_sweep_eta_add(&e, SB_ETA_READ_BUFFERED, 1 * S);
     /* Buffered reads (3 + 9 x 2.5) / 12 = 2.125 s; the 22nd point, a
-     * buffered read (64 B), ran 0.5 s; two more, then 12 direct at 1.3. */
+     * buffered read (32 B), ran 0.5 s; two more, then 12 direct at 1.3. */
     ran = 500 * MS;
     assert_int_equal(sb_sweep_eta_left(&e, 22, &ran), 2 * 2125 * MS + 12 * 1300 * MS + 1625 * MS);
     /* Slow buffered reads leave the direct ones alone, and the direct
@@ -254,10 +277,16 @@ static int cmp_double(const void *a, const void *b)
 /*
  * The estimate as the progress line shows it, every 100 ms, from a quarter
  * of each sweep on and while more than 10 s are left, against the time
- * really left: its error at the median is 19.6% on these three, sweeps of
- * an earlier build that the priors were not taken from (without the cap on
- * a long point, 22.4%; by direction alone, as before, 28%), and the bound,
- * 21%, keeps it from getting worse unnoticed.
+ * really left, on these three sweeps of an earlier build that the priors
+ * were not taken from. Their reads ran from 8 B up; replayed in the order
+ * they run now (sweep.c, list_as_asked: each kind of read the largest
+ * block first, so its slow smallest blocks come last, where no estimate
+ * sees them coming) the error at the median is 24.6%, where it was 19.6%
+ * in their own order (without the cap on a long point, 22.4%; by
+ * direction alone, 28%). On eight sweeps of each order at 40/4, 24/12,
+ * 20/10 and 7/3 MiB/s, each replayed in its own order, the median was
+ * 14.8% and 13.5% (bench/RESULTS.md §26). The bound, 26%, keeps it from
+ * getting worse unnoticed.
  */
 static void test_replayed_sweeps(void **state)
 {
@@ -274,7 +303,10 @@ static void test_replayed_sweeps(void **state)
             total += sweep_ms[w][k] * MS;
         uint64_t before = 0;
         for (size_t k = 0; k < 36; k++) {
-            uint64_t len = sweep_ms[w][k] * MS;
+            /* The reads in the order they run now: 256 B down to 8 B,
+             * then 1 MiB down to 512 B. */
+            size_t i = k - 18;
+            uint64_t len = sweep_ms[w][k < 18 ? k : 18 + (i < 6 ? 5 - i : 23 - i)] * MS;
             for (uint64_t t = 0; t < len; t += STEP_MS * MS) {
                 uint64_t now = before + t, truth = total - now;
                 if (now < total / 4 || truth <= 10 * S)
@@ -297,16 +329,16 @@ static void test_replayed_sweeps(void **state)
         within++;
     print_message("  %zu estimates, median error %.1f%%, %.0f%% within 25%%\n", n, 100 * median,
                   100.0 * (double)within / (double)n);
-    assert_true(median < 0.21);
+    assert_true(median < 0.26);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_order),           cmocka_unit_test(test_prior),
-        cmocka_unit_test(test_by_kind),         cmocka_unit_test(test_targets),
-        cmocka_unit_test(test_fixed),           cmocka_unit_test(test_cap),
-        cmocka_unit_test(test_replayed_sweeps),
+        cmocka_unit_test(test_order),   cmocka_unit_test(test_read_order),
+        cmocka_unit_test(test_prior),   cmocka_unit_test(test_by_kind),
+        cmocka_unit_test(test_targets), cmocka_unit_test(test_fixed),
+        cmocka_unit_test(test_cap),     cmocka_unit_test(test_replayed_sweeps),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
