@@ -7,7 +7,8 @@
 #  2. A child test that is interrupted mid-write undoes all it set up (loop
 #     device, mount, throttle rules, files, a directory in /dev/shm, a
 #     process started with sb_background, a swap area of sb_swap_create
-#     where the kernel allows one, a kernel setting of sb_sysctl). Three
+#     where the kernel allows one, a kernel setting of sb_sysctl, the loop
+#     device's read-ahead of sb_readahead). Three
 #     ways: SIGTERM to the shell (trap), SIGTERM then SIGKILL to its process
 #     group as meson does on a timeout, and SIGKILL (both left to the
 #     guardian).
@@ -58,10 +59,10 @@ rules_for() {
 }
 
 # leftovers BACKING MOUNTPOINT MAJ:MIN [SHMDIR PID START [SWAPDEV SWAPBACKING
-# SWAPPINESS]]: print what is left of a fixture.
+# SWAPPINESS [DEV READ_AHEAD_KB]]]: print what is left of a fixture.
 leftovers() {
     local back=$1 mnt=$2 mm=$3 shm=${4:-} pid=${5:-} start=${6:-} loops
-    local sw=${7:-} swback=${8:-} swappiness=${9:-}
+    local sw=${7:-} swback=${8:-} swappiness=${9:-} radev=${10:-} ra=${11:-}
     loops=$(losetup -a | grep -F "($back" || true)
     [[ -n $loops ]] && echo "loop device still attached: $loops"
     awk -v m="$mnt" '$2 == m { print "still mounted: " $0 }' /proc/mounts
@@ -82,13 +83,16 @@ leftovers() {
     if [[ -n $swappiness && $(</proc/sys/vm/swappiness) != "$swappiness" ]]; then
         echo "vm.swappiness is $(</proc/sys/vm/swappiness), not $swappiness again"
     fi
+    if [[ -n $ra && $(<"/sys/block/${radev##*/}/queue/read_ahead_kb") != "$ra" ]]; then
+        echo "$radev reads ahead $(<"/sys/block/${radev##*/}/queue/read_ahead_kb") KiB, not $ra again"
+    fi
     return 0
 }
 
 # The child: a test that sets up a throttled, mounted loop device, tells the
 # parent what it made, and is killed while writing.
 child_main() {
-    local dir=$1 dev mnt shm bg sw='' swappiness
+    local dir=$1 dev mnt shm bg sw='' swappiness ra
     sb_require_root
     sb_require_loop
     sb_require_blkio
@@ -103,6 +107,8 @@ child_main() {
     sb_swap_create 16 64 sw || echo "note: $SB_WHY; no swap area in the child"
     swappiness=$(</proc/sys/vm/swappiness)
     sb_sysctl vm.swappiness $((swappiness == 1 ? 2 : 1))
+    ra=$(<"/sys/block/${dev##*/}/queue/read_ahead_kb")
+    sb_readahead "$dev" $((ra == 128 ? 256 : 128))
     {
         echo "c_shm=$shm"
         echo "c_bg=$bg"
@@ -115,6 +121,7 @@ child_main() {
         echo "c_sw=$sw"
         echo "c_swback=${sw:+$(losetup -nO BACK-FILE "$sw")}"
         echo "c_swappiness=$swappiness"
+        echo "c_ra=$ra"
     } >"$dir/state"
     # 32 MiB at 4 MiB/s: about 8 s, in the background so that `wait` is
     # interruptible and a signal is handled at once.
@@ -130,7 +137,7 @@ child_main() {
 # group: the guardian cleans up).
 kill_child() {
     local how=$1 dir pid rc=0 i left want c_pid c_dev c_mm c_mnt c_back c_shm c_bg c_bgstart
-    local c_sw c_swback c_swappiness
+    local c_sw c_swback c_swappiness c_ra
     sb_tmpdir dir
     setsid bash "$here/fixture_selftest.sh" --child "$dir" >"$dir/out" 2>&1 &
     pid=$!
@@ -158,6 +165,7 @@ kill_child() {
         sb_swap_on "$c_sw" || sb_fail "child's swap on $c_sw is not on"
     fi
     [[ $(</proc/sys/vm/swappiness) != "$c_swappiness" ]] || sb_fail "child's vm.swappiness is not set"
+    [[ $(<"/sys/block/${c_dev##*/}/queue/read_ahead_kb") != "$c_ra" ]] || sb_fail "child's read-ahead is not set"
     case $how in
         term)
             kill -TERM "$pid"
@@ -179,13 +187,13 @@ kill_child() {
     if [[ $how != term ]]; then
         # What the trap did not finish is the guardian's: give it 20 s.
         for ((i = 0; i < 200; i++)); do
-            [[ -z $(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart" "$c_sw" "$c_swback" "$c_swappiness") ]] && break
+            [[ -z $(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart" "$c_sw" "$c_swback" "$c_swappiness" "$c_dev" "$c_ra") ]] && break
             sleep 0.1
         done
     fi
-    left=$(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart" "$c_sw" "$c_swback" "$c_swappiness")
+    left=$(leftovers "$c_back" "$c_mnt" "$c_mm" "$c_shm" "$c_bg" "$c_bgstart" "$c_sw" "$c_swback" "$c_swappiness" "$c_dev" "$c_ra")
     [[ -z $left ]] || sb_fail "child ($how) left behind: $left; child output: $(cat "$dir/out")"
-    echo "child killed ($how, exit $rc): $c_dev detached, $c_mnt unmounted, rules for $c_mm gone, files and $c_shm removed, process $c_bg ended${c_sw:+, swap on $c_sw off}, vm.swappiness $c_swappiness again"
+    echo "child killed ($how, exit $rc): $c_dev detached, $c_mnt unmounted, rules for $c_mm gone, files and $c_shm removed, process $c_bg ended${c_sw:+, swap on $c_sw off}, vm.swappiness $c_swappiness and read-ahead $c_ra KiB again"
 }
 
 main() {

@@ -24,9 +24,10 @@
 #  * bonnie --stonewall (-b: every write synchronous, so that a write test
 #    can end early at all) ends its write, rewrite, read and seek tests on
 #    every host together (within 0.3 s, seeks 0.4 s, before the slow host's
-#    9.6 s), the aggregate within 6% of the sum; the hosts cut short finish their files outside the time (the
-#    later tests read and seek in the whole file, find every file), say
-#    `stop stonewall` in the archive, and leave nothing behind;
+#    9.6 s), the aggregate all the hosts' bytes over its span; the hosts cut
+#    short finish their files outside the time (the later tests read and
+#    seek in the whole file, find every file), say `stop stonewall` in the
+#    archive, and leave nothing behind;
 #  * commands that do not run under mpirun say so.
 set -euo pipefail
 . "$(dirname -- "${BASH_SOURCE[0]}")/lib.sh"
@@ -45,6 +46,7 @@ for r in 0 1 2; do
     sb_mkfs "$dev" ext4
     sb_mount "$dev" mnt
     sb_throttle "$dev" wbps=${limits[$r]}M rbps=${limits[$r]}M
+    sb_readahead "$dev" 128
     ln -s "$mnt" "$T/d$r"
 done
 export STORBENCH_DB=$T/fleet.db
@@ -219,7 +221,9 @@ awk '{ t[NR] = $1 } END { mn = mx = t[1]; for (i in t) { if (t[i] < mn) mn = t[i
 # --- bonnie --stonewall: each test ends on every host with the fastest ---------------
 # 96 MiB at 30 MiB/s takes 3.2 s, at 10 MiB/s 9.6 s; a host cut short
 # ends ~0.1 s after the first (the gate asked every 20 ms, then a chunk and
-# the readahead in flight at 10 MiB/s): 3% of the aggregate's time.
+# the readahead in flight at 10 MiB/s): 3% of the aggregate's time. With a
+# loop device's 2560 KiB of read-ahead (not set above) the reads ended up
+# to 0.19 s apart here, and 0.27 s once under CI's load.
 mpi "$SB_BIN" bonnie --stonewall -b -f -s 96m:256k:64 -n 1 -d "$T/d%r" \
     >"$T/bonnie.out" 2>"$T/bonnie.err" ||
     { cat "$T/bonnie.out" "$T/bonnie.err"; sb_fail "mpirun storbench bonnie --stonewall failed"; }
@@ -250,10 +254,15 @@ for name in ("write", "rewrite", "read", "seeks"):
     stops = [[x["params"].get("stop") for x in h["tests"] if x["name"] == name] for h in hosts]
     assert sum(s == ["stonewall"] for s in stops) >= 1, (name, stops)
 for name in ("write", "read"):
-    agg = [float(r) for h, r, _ in rows[name] if h == "aggregate"][0]
+    # All bytes over the span from the first start to the last end: a host
+    # that ends 0.1 s after the others takes ~3% off the sum of the rates,
+    # which is printed for the eye only.
+    agg, span = [(float(r), t) for h, r, t in rows[name] if h == "aggregate"][0]
     total = sum(float(r) for h, r, _ in rows[name] if h != "aggregate")
-    print("%-8s aggregate %.2f, sum of hosts %.2f MiB/s" % (name, agg, total))
-    assert abs(agg - total) <= 0.06 * total, (name, agg, total)
+    moved = sum(float(r) * t for h, r, t in rows[name] if h != "aggregate")
+    print("%-8s aggregate %.2f over %.2f s, sum of hosts %.2f MiB/s" % (name, agg, span, total))
+    assert span >= max(t for h, _, t in rows[name] if h != "aggregate") - 0.01, (name, span)
+    assert abs(agg * span - moved) <= 0.02 * moved, (name, agg * span, moved)
 PY
 for r in 0 1 2; do
     left=$(find "$T/d$r/" -mindepth 1 -not -name lost+found)

@@ -23,6 +23,7 @@
 #     sb_swap_create 64 64 sdev || echo "$SB_WHY"   # swap in its first 64 KiB
 #     sb_swap_on "$sdev"                     # is it a swap area in use?
 #     sb_sysctl vm.swappiness 0              # a kernel setting, restored at cleanup
+#     sb_readahead "$dev" 128                # its read-ahead in KiB, restored at cleanup
 #     sb_background pid qemu-system-x86_64 ...   # a process ended at cleanup
 #     ...                                    # the test; cleanup runs on exit
 #
@@ -611,6 +612,21 @@ sb_sysctl() {
     _sb_write "$file" "$value" || sb_fail "sb_sysctl: writing '$value' to $file: $_SB_ERR"
 }
 
+# sb_readahead DEV KIB: set the read-ahead of the whole block device DEV to
+# KIB KiB; the value it had is written back at cleanup. A loop device starts
+# with 2560 KiB here and keeps what its last user set, where a card or a
+# disk has 128.
+sb_readahead() {
+    local dev=${1:-} kib=${2:-} file old
+    [[ -b $dev && $kib =~ ^[0-9]+$ ]] || sb_fail "usage: sb_readahead DEV KIB (got '$dev' '$kib')"
+    file=/sys/block/${dev##*/}/queue/read_ahead_kb
+    [[ -w $file ]] || sb_fail "sb_readahead: cannot write $file (not a whole device?)"
+    old=$(<"$file")
+    _sb_ensure_init
+    _sb_journal_add Y "$file" "$old"
+    _sb_write "$file" "$kib" || sb_fail "sb_readahead: writing '$kib' to $file: $_SB_ERR"
+}
+
 # sb_cleanup: undo everything registered, newest first within each kind.
 #  1. ask the test's background jobs to stop (SIGTERM),
 #  2. reset throttle rules, so the flushes below run at full speed (and a
@@ -618,7 +634,7 @@ sb_sysctl() {
 #  3. wait up to 3 s for those jobs, then SIGKILL what is left,
 #  4. end the processes started with sb_background that are still running,
 #  5. turn off the swap areas of sb_swap_create and restore the settings
-#     of sb_sysctl,
+#     of sb_sysctl and sb_readahead,
 #  6. unmount: 20 tries 0.1 s apart, then `umount -l` as a last resort,
 #  7. detach every loop device that is backed by one of our files,
 #  8. move the process back to its cgroup, remove our cgroup v2 child and
