@@ -601,15 +601,9 @@ sb_swap_on() {
 # value (the journal's fields are separated by tabs, as the values of
 # kernel.printk are).
 sb_sysctl() {
-    local name=${1:-} value=${2:-} file old
+    local name=${1:-} value=${2:-}
     [[ -n $name && -n $value ]] || sb_fail "usage: sb_sysctl NAME VALUE"
-    file=/proc/sys/${name//.//}
-    [[ -w $file ]] || sb_fail "sb_sysctl: cannot write $file"
-    old=$(<"$file")
-    [[ $old != *[[:space:]]* ]] || sb_fail "sb_sysctl: $name holds several values ('$old'); not supported"
-    _sb_ensure_init
-    _sb_journal_add Y "$file" "$old"
-    _sb_write "$file" "$value" || sb_fail "sb_sysctl: writing '$value' to $file: $_SB_ERR"
+    _sb_set_restored "/proc/sys/${name//.//}" "$value" sb_sysctl
 }
 
 # sb_readahead DEV KIB: set the read-ahead of the whole block device DEV to
@@ -617,14 +611,23 @@ sb_sysctl() {
 # with 2560 KiB here and keeps what its last user set, where a card or a
 # disk has 128.
 sb_readahead() {
-    local dev=${1:-} kib=${2:-} file old
+    local dev=${1:-} kib=${2:-}
     [[ -b $dev && $kib =~ ^[0-9]+$ ]] || sb_fail "usage: sb_readahead DEV KIB (got '$dev' '$kib')"
-    file=/sys/block/${dev##*/}/queue/read_ahead_kb
-    [[ -w $file ]] || sb_fail "sb_readahead: cannot write $file (not a whole device?)"
+    _sb_set_restored "/sys/block/${dev##*/}/queue/read_ahead_kb" "$kib" sb_readahead
+}
+
+# _sb_set_restored FILE VALUE CALLER: write VALUE to the kernel's FILE and
+# journal its old value, written back at cleanup. Only a file of one value
+# (the journal's fields are separated by tabs, as the values of
+# kernel.printk are).
+_sb_set_restored() {
+    local file=$1 value=$2 caller=$3 old
+    [[ -w $file ]] || sb_fail "$caller: cannot write $file"
     old=$(<"$file")
+    [[ $old != *[[:space:]]* ]] || sb_fail "$caller: $file holds several values ('$old'); not supported"
     _sb_ensure_init
     _sb_journal_add Y "$file" "$old"
-    _sb_write "$file" "$kib" || sb_fail "sb_readahead: writing '$kib' to $file: $_SB_ERR"
+    _sb_write "$file" "$value" || sb_fail "$caller: writing '$value' to $file: $_SB_ERR"
 }
 
 # sb_cleanup: undo everything registered, newest first within each kind.
