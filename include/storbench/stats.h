@@ -320,7 +320,9 @@ void sb_samples_estimate(const sb_samples *s, const sb_stable_rule *rule, sb_est
  *
  * The sweep's read points stop on it (sweep.h): a direct read's stamps
  * count the bytes its calls returned; a buffered read keeps those and the
- * device's, and stands on one of the two (sweep.c, read_slope). With stamps at
+ * device's, and stands on one of the two (sweep.c, read_slope); a write's
+ * stamps are its samples' ends, each with every byte written so far,
+ * durable by then (sweep.c, write_slope). With stamps at
  * whichever completions cleared the gap, 3 of 24 intervals missed the limit
  * at 20 MiB/s in the slow test `coverage` (-1.6% +- 1.0%, +0.5% +- 0.46%,
  * -0.56% +- 0.41%). On the grid, eight sweeps of that test's setup held 24
@@ -406,6 +408,13 @@ bool sb_stamps_stable(const sb_stamps *s, const sb_stable_rule *rule);
 /* The same rule for a slope already taken from warmup_ns on, over stamps
  * whose last is at last_ns: for a caller that chooses between two. */
 bool sb_slope_stable(const sb_slope *e, uint64_t last_ns, const sb_stable_rule *rule);
+/* Whether the rate of samples s (sb_samples_estimate's, after the rule's
+ * warm-up) lies within slope e's interval. Where a slope and the samples
+ * of one stream both estimate its rate, and they part by more than the
+ * slope's half-width, that half-width is too narrow: a write point's slope
+ * through its samples' ends stops only when they agree (sweep.c,
+ * write_slope). False when e has no interval. */
+bool sb_slope_holds_samples(const sb_slope *e, const sb_samples *s, const sb_stable_rule *rule);
 
 /* sqrt(df / chi2(0.10, df)): the 90% upper confidence bound of a standard
  * deviation estimated with df degrees of freedom, as a factor of the

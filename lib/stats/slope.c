@@ -362,6 +362,15 @@ bool sb_slope_stable(const sb_slope *e, uint64_t last_ns, const sb_stable_rule *
            e->rate > 0 && e->half_width <= rule->rel_ci * e->rate;
 }
 
+bool sb_slope_holds_samples(const sb_slope *e, const sb_samples *s, const sb_stable_rule *rule)
+{
+    if (!isfinite(e->half_width))
+        return false;
+    sb_estimate est;
+    sb_samples_estimate(s, rule, &est);
+    return fabs(est.rate - e->rate) <= e->half_width;
+}
+
 bool sb_stamps_stable(const sb_stamps *s, const sb_stable_rule *rule)
 {
     if (s->n == 0 || s->v[s->n - 1].ns < rule->min_ns)
