@@ -32,19 +32,19 @@
  * also the bytes the device read (its stat file), since a fast reader drains
  * what readahead cached faster than the device fills it, and stands on the
  * calls' slope when the reader kept a core busy and that slope is the
- * narrower and inside the device's interval, else on the device's.
- * Buffered reads on a device without counters keep the samples' rule. A
- * write's calls go to the page cache and show the device only at each
- * sample's fdatasync, so a write keeps the samples' rule and may also stop
- * on the slope through its samples' ends (each stamped with every byte
- * written so far, durable by then) when that slope holds the samples' rate
- * within its interval and the writer kept less than half of a core busy
- * (sweep.c, write_slope); its rate is then the slope. The file is
- * overwritten in place, wrapping at its end. Before every point (both modes) the sweep waits,
- * untimed, until the device is idle (nothing in flight, nothing completed for 10 ms), at most
- * pause_ns, so that no point inherits what the one before left running (a device's write-back or
- * queue) and none begins after an idle gap a throttle or a card rewards with credit. With
- * pause_fixed (an explicit
+ * narrower and inside the device's interval, else on the device's. Buffered
+ * reads on a device without counters keep the samples' rule. A write's calls
+ * go to the page cache and show the device only at each sample's fdatasync,
+ * so a write keeps the samples' rule and may also stop on the slope through
+ * its samples' ends (each stamped with every byte written so far, durable by
+ * then) when that slope holds the samples' rate within its interval and the
+ * writer kept less than half of a core busy (sweep.c, write_slope); its rate
+ * is then the slope. The file is overwritten in place, wrapping at its end.
+ * Before every point (both modes) the sweep waits, untimed, until the device
+ * is idle (nothing in flight, nothing completed for 10 ms), at most pause_ns,
+ * so that no point inherits what the one before left running (a device's
+ * write-back or queue) and none begins after an idle gap a throttle or a card
+ * rewards with credit. With pause_fixed (an explicit
  * `--pause`), the whole pause is taken whatever the counters say: a card's
  * controller can work on with nothing in flight that the host sees. Fixed
  * mode (fixed_bytes > 0, `--size`): the seed's method exactly: each write

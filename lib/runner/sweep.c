@@ -526,18 +526,20 @@ static bool waited(const point *p)
  * caller asks waited() first). Every sample of a write ends with an
  * fdatasync, and its end is stamped with all the bytes written so far,
  * durable by then: a staircase of one step a sample, whose tops are the
- * device's pace (stats.h, the bursts' edges). The samples' rule sees the same steps as the rates of
- * single samples and of their batches, which a throttle's or a card's bursts and paybacks keep
- * apart long after the rate has settled: at 4 MiB/s, 100 ms samples read
- * 3.87 to 4.19 MiB/s by the 4 ms jiffies of a throttle's waits, and
- * mid-size writes stopped after 1.2 to 5.8 s at random. The slope narrows
- * as its span grows. Two guards keep it honest:
+ * device's pace (stats.h, the bursts' edges). The samples' rule sees the
+ * same steps as the rates of single samples and of their batches, which a
+ * throttle's or a card's bursts and paybacks keep apart long after the rate
+ * has settled: at 4 MiB/s, 100 ms samples read 3.87 to 4.19 MiB/s by the
+ * 4 ms jiffies of a throttle's waits, and mid-size writes stopped after 1.2
+ * to 5.8 s at random. The slope narrows as its span grows. Two guards keep
+ * it honest:
  *  - the writer spent most of its time waiting at its fdatasyncs (waited):
  *    it kept less than WRITER_WAITED_PCT of a core busy since the point
- *    began. A busier one is paced by its calls and the device in series, and its
- *    rate moves with the machine: 16 B writes at 40/4 MiB/s, 75-80% of a
- *    core, read 3.84 to 4.04 MiB/s after 10 s in three sweeps, and 3.82
- *    +- 0.08 on the slope after 4.2 s (at 97-98%, 4.5% low after 3.6 s);
+ *    began. A busier one is paced by its calls and the device in series,
+ *    and its rate moves with the machine: 16 B writes at 40/4 MiB/s, 75-80%
+ *    of a core, read 3.84 to 4.04 MiB/s after 10 s in three sweeps, and
+ *    3.82 +- 0.08 on the slope after 4.2 s (at 97-98%, 4.5% low after
+ *    3.6 s);
  *  - the samples' rate lies within the slope's interval: both estimate one
  *    rate, and where they part the interval is too narrow (64 B writes at
  *    24/12, 70% CPU, samples alternating 16 and 7 MiB/s: 11.73 +- 0.21 on
