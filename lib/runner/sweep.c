@@ -536,10 +536,10 @@ static bool waited(const point *p)
  *  - the writer spent most of its time waiting at its fdatasyncs (waited):
  *    it kept less than WRITER_WAITED_PCT of a core busy since the point
  *    began. A busier one is paced by its calls and the device in series,
- *    and its rate moves with the machine: 16 B writes at 40/4 MiB/s, 75-80%
- *    of a core, read 3.84 to 4.04 MiB/s after 10 s in three sweeps, and
- *    3.82 +- 0.08 on the slope after 4.2 s (at 97-98%, 4.5% low after
- *    3.6 s);
+ *    and its rate moves with the machine: 16 B writes at 40/4 MiB/s, at
+ *    80-98% of a core, read 3.84 to 4.04 MiB/s after 10 s in three sweeps;
+ *    on the slope, one at 78% stopped after 4.2 s on 3.82 +- 0.08, and one
+ *    at 97-98% after 3.6 s 4.5% low;
  *  - the samples' rate lies within the slope's interval: both estimate one
  *    rate, and where they part the interval is too narrow (64 B writes at
  *    24/12, 70% CPU, samples alternating 16 and 7 MiB/s: 11.73 +- 0.21 on
