@@ -597,9 +597,7 @@ sb_swap_on() {
 }
 
 # sb_sysctl NAME VALUE: set the kernel setting NAME (vm.swappiness, say) to
-# VALUE; the value it had is written back at cleanup. Only a setting of one
-# value (the journal's fields are separated by tabs, as the values of
-# kernel.printk are).
+# VALUE; the value it had is written back at cleanup (_sb_set_restored).
 sb_sysctl() {
     local name=${1:-} value=${2:-}
     [[ -n $name && -n $value ]] || sb_fail "usage: sb_sysctl NAME VALUE"
@@ -613,6 +611,7 @@ sb_sysctl() {
 sb_readahead() {
     local dev=${1:-} kib=${2:-}
     [[ -b $dev && $kib =~ ^[0-9]+$ ]] || sb_fail "usage: sb_readahead DEV KIB (got '$dev' '$kib')"
+    [[ -d /sys/block/${dev##*/} ]] || sb_fail "sb_readahead: $dev is not a whole device"
     _sb_set_restored "/sys/block/${dev##*/}/queue/read_ahead_kb" "$kib" sb_readahead
 }
 
