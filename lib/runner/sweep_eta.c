@@ -45,6 +45,13 @@
  * past its kind's usual time may stop soon or run to the end (on the 36
  * sweeps, 2-3% more of the redraws within 25% than counting nothing).
  *
+ * bench/eta_replay replays this file on recorded sweeps beside an
+ * estimate that knows each point's average time from the other sweeps of
+ * the same limits. Where the points took alike times from run to run,
+ * that one was within 25% at 89-97% of the redraws and this one at
+ * 76-84%; on the 16 sweeps since writes stop on their slope, both at
+ * 64-65%: what is left is each run's own spread (bench/RESULTS.md §29).
+ *
  * In fixed mode (`--size`) a point's time is its bytes over the device's
  * rate, which no prior knows: points of a kind take what those done took,
  * or what any took, and before the first has finished there is no
