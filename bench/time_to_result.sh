@@ -59,6 +59,13 @@
 #            gets a fresh subdirectory, removed after.
 #  SIZE      the seed method's bytes per point, e.g. 1g (default: not run)
 #  LOOP_MIB  loop device size (default 2048)
+#  LOOP_RA   the loop device's read-ahead in KiB (default 128, the kernel's
+#            default for a block device: what a card or a USB disk has). A
+#            loop device starts with 2560 here and keeps what its last user
+#            set, and its buffered reads move with it: at 7/3, 16 B reads
+#            read 6.42-6.77 MiB/s for 10 s with 2560 and 6.95-7.02 after
+#            1.0-1.1 s with 128 (bench/RESULTS.md §30). Set before mkfs, so
+#            the file system's reads use it.
 #  SB_TMP    where the loop's backing file goes (default /dev/shm: it takes
 #            up to LOOP_MIB of RAM, one device at a time)
 #  OUT       raw data prefix (default bench/data/ttr-<stamp>)
@@ -88,11 +95,13 @@ REPEAT=${REPEAT:-3}
 REF=${REF:-1}
 SIZE=${SIZE:-}
 LOOP_MIB=${LOOP_MIB:-2048}
+LOOP_RA=${LOOP_RA:-128}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-$here/data/ttr-$stamp}
 
 [[ $REPEAT =~ ^[1-9][0-9]*$ ]] || sb_fail "REPEAT must be a whole number >= 1, not '$REPEAT'"
 [[ $REF == 0 || $REF == 1 ]] || sb_fail "REF must be 0 or 1, not '$REF'"
+[[ $LOOP_RA =~ ^[0-9]+$ ]] || sb_fail "LOOP_RA must be a whole number of KiB, not '$LOOP_RA'"
 DIRS=${DIRS:-}
 read -r -a pairs <<<"$PAIRS"
 read -r -a dirs <<<"$DIRS"
@@ -133,7 +142,7 @@ mkdir -p -- "$(dirname -- "$OUT")"
     echo "# load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
     [[ ${#pairs[@]} -eq 0 ]] ||
         echo "# target: per pair, ext4 on a fresh loop device (${LOOP_MIB} MiB, direct-io loop," \
-            "backing file in $SB_TMP), throttled to the pair's limits"
+            "read-ahead ${LOOP_RA} KiB, backing file in $SB_TMP), throttled to the pair's limits"
     echo "# raw data: $OUT*"
     echo "# limits (read/write MiB/s): ${PAIRS:-none}; block sizes: ${BS:-the default (8 B to 1 MiB)};${ONLY:+" only $ONLY;"}${DIRS:+" not throttled: $DIRS;"}" \
         "$REPEAT adaptive run(s) per pair${STORBENCH_BEFORE:+" and $REPEAT before run(s), interleaved"}$(
@@ -182,11 +191,13 @@ for pair in "${pairs[@]}"; do
     wbps=$((${pair#*/} << 20))
     dev='' mnt=''
     sb_loop_create "$LOOP_MIB" dev
+    sb_readahead "$dev" "$LOOP_RA"
     sb_mkfs "$dev" ext4
     sb_mount "$dev" mnt
     # Throttle only after mkfs: the limits are for the measurement.
     sb_throttle "$dev" rbps="$rbps" wbps="$wbps"
-    echo "# limits $pair: ext4 on $dev, load average $(cut -d' ' -f1-3 /proc/loadavg)" |
+    echo "# limits $pair: ext4 on $dev (read-ahead $(<"/sys/block/${dev##*/}/queue/read_ahead_kb") KiB)," \
+        "load average $(cut -d' ' -f1-3 /proc/loadavg)" |
         tee -a "$OUT.header" >&2
     sweeps "$pair"
     # Undo this pair's device, mount and throttle before the next one's.
