@@ -21,9 +21,9 @@
  *  - known averages: each point to come at the mean time of its place in
  *    the other sweeps of its group (leave one out), the running point as
  *    sweep_eta.c counts it (its mean less what it ran, or half of what is
- *    left to max time once past it). No estimate that knows only averages
- *    does much better: what stays out of reach is the points' own spread
- *    from one sweep to the next.
+ *    left to max time once past it); a sweep alone in its group has none.
+ *    No estimate that knows only averages does much better: what stays
+ *    out of reach is the points' own spread from one sweep to the next.
  * The layout before the first point is left out of both (the sweep knows
  * its end better than an average).
  *
@@ -195,7 +195,17 @@ static bool load(const char *file, int group, sweep_rec *s)
     return true;
 }
 
-/* The known averages' estimate of the time left, at `running` into point i. */
+/* Whether s has another sweep of its group to take averages from. */
+static bool has_peer(const sweep_rec *all, size_t n_all, const sweep_rec *s)
+{
+    for (size_t j = 0; j < n_all; j++)
+        if (&all[j] != s && all[j].group == s->group && all[j].n == s->n)
+            return true;
+    return false;
+}
+
+/* The known averages' estimate of the time left, at `running` into point i
+ * (s has a peer). */
 static uint64_t known_left(const sweep_rec *all, size_t n_all, const sweep_rec *s, size_t i,
                            uint64_t running)
 {
@@ -209,7 +219,7 @@ static uint64_t known_left(const sweep_rec *all, size_t n_all, const sweep_rec *
                 sum += (double)all[j].ns[k];
                 n++;
             }
-        double mean = n ? sum / (double)n : (double)s->ns[k];
+        double mean = sum / (double)n;
         if (k > i)
             left += mean;
         else if ((double)running < mean)
@@ -247,6 +257,7 @@ int main(int argc, char **argv)
         sb_sweep_eta e;
         sb_sweep_eta_init(&e, &s->c, 1);
         uint64_t total = 0, before = 0;
+        bool peer = has_peer(all, n_all, s);
         for (size_t k = 0; k < s->n; k++)
             total += s->ns[k];
         for (size_t k = 0; k < s->n; k++) {
@@ -255,7 +266,8 @@ int main(int argc, char **argv)
                 if (now < total / 4 || truth <= TAIL_NS)
                     continue;
                 add_error(&ours, (double)sb_sweep_eta_left(&e, k + 1, &t), (double)truth);
-                add_error(&known, (double)known_left(all, n_all, s, k, t), (double)truth);
+                if (peer)
+                    add_error(&known, (double)known_left(all, n_all, s, k, t), (double)truth);
             }
             sb_sweep_eta_add(&e, s->kind[k], s->ns[k]);
             before += s->ns[k];
