@@ -195,11 +195,16 @@ static bool load(const char *file, int group, sweep_rec *s)
     return true;
 }
 
-/* Whether s has another sweep of its group to take averages from. */
+/* Whether a is another sweep of s's group, whose times s may average. */
+static bool is_peer(const sweep_rec *a, const sweep_rec *s)
+{
+    return a != s && a->group == s->group && a->n == s->n;
+}
+
 static bool has_peer(const sweep_rec *all, size_t n_all, const sweep_rec *s)
 {
     for (size_t j = 0; j < n_all; j++)
-        if (&all[j] != s && all[j].group == s->group && all[j].n == s->n)
+        if (is_peer(&all[j], s))
             return true;
     return false;
 }
@@ -215,7 +220,7 @@ static uint64_t known_left(const sweep_rec *all, size_t n_all, const sweep_rec *
         double sum = 0;
         size_t n = 0;
         for (size_t j = 0; j < n_all; j++)
-            if (&all[j] != s && all[j].group == s->group && all[j].n == s->n) {
+            if (is_peer(&all[j], s)) {
                 sum += (double)all[j].ns[k];
                 n++;
             }
