@@ -36,7 +36,7 @@ SB_MUST_CHECK sb_status sb_probe_host_basic(const char *root, sb_kvs *kvs, sb_er
  *   target  what the TARGET is: path, kind, filesystem, mount options, the
  *           partition and its alignment
  *   device  the whole disk: model, vendor, serial, size, sector sizes,
- *           rotational, scheduler, queue depth, discard
+ *           rotational, scheduler, queue depth, read-ahead, discard
  *   bus     how the disk is attached: usb, sata, nvme, mmc, virtio, ... with
  *           link speed and, for SD cards, the decoded CID and CSD
  *

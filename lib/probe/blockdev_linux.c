@@ -408,6 +408,10 @@ static SB_MUST_CHECK sb_status disk_facts(const char *disk, sb_kvs *device,
         st = sb_kvs_set(device, "scheduler", sched, err);
     if (!st && sysfs_u64(queue, "nr_requests", &n))
         st = sb_kvs_setf(device, err, "nr_requests", "%llu", n);
+    /* What a buffered reader gets ahead of its calls: a sequential read
+     * below the device's rate may be this window's doing, not the card's. */
+    if (!st && sysfs_u64(queue, "read_ahead_kb", &n))
+        st = sb_kvs_setf(device, err, "read_ahead_bytes", "%llu", n * 1024);
     if (!st && sysfs_u64(dev, "queue_depth", &n))
         st = sb_kvs_setf(device, err, "queue_depth", "%llu", n);
     if (!st && sysfs_u64(queue, "discard_max_bytes", &n)) {

@@ -86,6 +86,7 @@ static const struct {
     { "read_only", "read-only", V_TEXT },
     { "scheduler", "I/O scheduler", V_TEXT },
     { "nr_requests", "nr_requests", V_TEXT },
+    { "read_ahead_bytes", "read-ahead", V_BYTES },
     { "queue_depth", "queue depth", V_TEXT },
     { "discard", "discard (TRIM)", V_TEXT },
     { "discard_max_bytes", "discard max", V_BYTES },

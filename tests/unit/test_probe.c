@@ -354,6 +354,7 @@ static void test_block_pi(void **state)
     assert_string_equal(sb_kvs_get(&d, "name"), "mmcblk0");
     assert_string_equal(sb_kvs_get(&d, "size_bytes"), "31914983424");
     assert_string_equal(sb_kvs_get(&d, "scheduler"), "mq-deadline");
+    assert_string_equal(sb_kvs_get(&d, "read_ahead_bytes"), "131072");
     assert_string_equal(sb_kvs_get(&b, "type"), "mmc");
     assert_string_equal(sb_kvs_get(&b, "sd_manufacturer"), "SanDisk (0x03)");
     assert_string_equal(sb_kvs_get(&b, "mmc_timing"), "sd uhs DDR50");
@@ -398,6 +399,7 @@ static void test_block_missing_files(void **state)
     assert_string_equal(sb_kvs_get(&d, "model"), "unknown");
     assert_string_equal(sb_kvs_get(&d, "size_bytes"), "unknown");
     assert_null(sb_kvs_get(&d, "scheduler"));
+    assert_null(sb_kvs_get(&d, "read_ahead_bytes"));
     assert_null(sb_kvs_get(&t, "partition_start_bytes"));
     assert_string_equal(sb_kvs_get(&b, "sd_cid"), "invalid (not 32 hex digits)");
     kvs_free(&t);
