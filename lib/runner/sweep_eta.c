@@ -4,53 +4,60 @@
  * Points still to come take as long as the points of their kind done so
  * far, on average, starting from a prior for the kind weighted as
  * PRIOR_POINTS points. The kinds take different times for reasons of
- * their own, and come in blocks: a write stops by the samples' rule, which
- * wants 3 batches within 2% (the CPU-bound small ones at 3 s, others up to
- * max time); a buffered read stands on the steps of readahead's windows; a
- * direct read on a smooth slope, mostly at min time. In 36 default sweeps
- * on the test bed (bench/data/ttr-20261205T19* to T23*: 7/3, 20/10, 24/12
- * and 40/4 MiB/s) the points took, at the median, 2.1 s (writes), 2.2-3.6 s
- * (buffered reads of 8-256 B) and 1.3 s (direct reads), which the priors
- * are, in min times. Replayed on those sweeps' point times every 100 ms
- * from a quarter of each on and while more than 10 s were left, the
- * estimate was within 25% of the time left at 72% of the redraws (15% off
- * at the median, 40% at the 90th percentile); by direction only, as
- * before, at 49% (26%, 79%): the first reads, buffered and slow, made every
- * direct read after them look as slow, and a prior of 2 min times made 12
- * direct reads look 50% longer than they are. On 16 sweeps of the next day
- * that it was not fitted to: 74% (14%, 39%), by direction 74% (13%, 62%)
- * (bench/RESULTS.md §18). (From the
- * first point alone, the first ETA was 0:53 for a sweep of 4:18.)
+ * their own, and come in blocks: a write stops by the samples' rule or on
+ * its durable bytes' slope (the CPU-bound small ones at 3 s, others up to
+ * max time); a buffered read stands on readahead's windows; a direct read
+ * on a smooth slope, mostly at min time. (From the first point alone, the
+ * first ETA was 0:53 for a sweep of 4:18.)
+ *
+ * The priors, in min times, are fitted on 16 default sweeps of the test
+ * bed with a card's read-ahead, 128 KiB (bench/data/ttr-20261207T183039Z
+ * and T184145Z: 7/3, 20/10, 24/12 and 40/4 MiB/s), replayed every 100 ms
+ * from a quarter of each sweep on while more than 10 s were left
+ * (bench/eta_replay): within 25% of the time left at 72% of the redraws
+ * (18% off at the median, 49% at the 90th percentile), where the priors
+ * fitted with the loop device's own 2.5 MiB read-ahead gave 55%. Writes
+ * from 1.1 to 1.3 min times, buffered reads 17-18 and direct reads 14
+ * all gave 71.5-72.2%. On 12 sweeps of a later bench that they were not
+ * fitted to (T205322Z): 93% (7%, 21%; the old priors 68%), and an
+ * estimate that knew each point's average from the other sweeps of the
+ * same limits 96% (bench/RESULTS.md §31). What no average knows is which
+ * point at the edge of the device's and the machine's pace runs to max
+ * time: a 512 B or 1 KiB direct read, the last points of a sweep, ran to
+ * 10 s in 7 of the 16 and in none of the 12.
  *
  * A finished point counts at most CAP_TIMES (2) times its kind's usual
  * time: the median of the kind's points and of MEDIAN_PRIOR_POINTS (5)
  * copies of its prior. The long points of a kind are its smallest blocks,
  * paced by the system calls or the VM's latency (8 B writes and reads,
- * direct 512 B reads: 7.7, 3.5 and 2.9 s on average in those 36 sweeps,
- * against 2.6, 2.5 and 1.2 s for the rest of their kinds). They came
- * first, as a write's still do: a 10 s first direct read made the 11
- * after it look 2.2 s each. A read's now come last (the reads run the
- * largest block first, sweep.c), where the cap does not act.
- * Where every point of a kind is long, the median moves once 5 have run,
- * and they count whole. Replayed as above, with the 8 B writes those
+ * direct 512 B reads: 7.7, 3.5 and 2.9 s on average in 36 default sweeps
+ * of 12-05, bench/data/ttr-20261205T19* to T23*, against 2.6, 2.5 and
+ * 1.2 s for the rest of their kinds). They came first, as a write's still
+ * do: a 10 s first direct read made the 11 after it look 2.2 s each. A
+ * read's now come last (the reads run the largest block first, sweep.c),
+ * where the cap does not act. Where every point of a kind is long, the
+ * median moves once 5 have run, and they count whole. Replayed as above, with the 8 B writes those
  * sweeps ran to 10 s stopped at 3 s as the CPU-bound rule now stops them:
  * on 12-05's 36 sweeps, within 25% at 80% of the redraws (75% without the
  * cap; 15% and 31% at the median and the 90th percentile, the worst 66%
  * where it was 124%); on the 20 sweeps of 12-06, which the cap was not
  * chosen on, 78% (76%; 14%, 33%, the worst 74% where it was 185%;
- * bench/RESULTS.md §19).
+ * bench/RESULTS.md §19). On the 16 sweeps above, 72% with the cap and 64%
+ * without; on the 12, 93% and 84%.
  *
  * The running point counts at its kind's average, less what it has run;
  * once it has run longer, half of what is left to its max time: a point
- * past its kind's usual time may stop soon or run to the end (on the 36
- * sweeps, 2-3% more of the redraws within 25% than counting nothing).
+ * past its kind's usual time may stop soon or run to the end (on 12-05's
+ * 36 sweeps, 2-3% more of the redraws within 25% than counting nothing;
+ * on the 16 and the 12 above, 0.5% and 2.2% fewer: kept).
  *
  * bench/eta_replay replays this file on recorded sweeps beside an
  * estimate that knows each point's average time from the other sweeps of
  * the same limits. Where the points took alike times from run to run,
  * that one was within 25% at 89-97% of the redraws and this one at
- * 76-84%; on the 16 sweeps since writes stop on their slope, both at
- * 64-65%: what is left is each run's own spread (bench/RESULTS.md §29).
+ * 76-84% (bench/RESULTS.md §29); on the sweeps with a card's read-ahead,
+ * 83% and 72% on the 16 the priors were fitted to, 96% and 93% on the 12
+ * after them (§31): what is left is each run's own spread.
  *
  * In fixed mode (`--size`) a point's time is its bytes over the device's
  * rate, which no prior knows: points of a kind take what those done took,
@@ -63,7 +70,7 @@
 
 enum { PRIOR_POINTS = 9, MEDIAN_PRIOR_POINTS = 5, CAP_TIMES = 2 };
 /* The priors, in tenths of min time: write, buffered read, direct read. */
-static const unsigned prior_tenths[SB_ETA_KINDS] = { 22, 25, 13 };
+static const unsigned prior_tenths[SB_ETA_KINDS] = { 13, 18, 14 };
 
 /* Whether a read of block a runs before one of block b (not after). */
 static bool reads_before(uint64_t a, uint64_t b, bool direct, unsigned dio_align)

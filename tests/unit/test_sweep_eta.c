@@ -3,8 +3,7 @@
  * sweep_eta.h): which points are writes, which reads are direct, the
  * priors, each kind at its own average, the cap on a long point, the
  * running point, fixed mode; and the estimate replayed on the point times
- * of three default sweeps on the throttled test bed (bench/RESULTS.md §18,
- * §19).
+ * of four default sweeps on the throttled test bed (bench/RESULTS.md §31).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -31,15 +30,15 @@ static sb_sweep_config config(size_t n_bs, bool writes, bool reads)
 }
 
 /* The default sweep (18 block sizes, writes and reads) at a min time of
- * 1 s, and what its 18 reads take at their priors: 6 buffered at 2.5 s,
- * 12 direct at 1.3 s. */
+ * 1 s, and what its 18 reads take at their priors: 6 buffered at 1.8 s,
+ * 12 direct at 1.4 s. */
 static sb_sweep_config default_sweep(void)
 {
     sb_sweep_config c = config(18, true, true);
     c.min_ns = 1 * S;
     return c;
 }
-#define READS_AT_PRIORS (6 * 2500 * MS + 12 * 1300 * MS)
+#define READS_AT_PRIORS (6 * 1800 * MS + 12 * 1400 * MS)
 
 /* Per target the writes, one per block size, then the reads. */
 static void test_order(void **state)
@@ -87,8 +86,8 @@ static void test_read_order(void **state)
         assert_int_equal(order[i], buffered[i]);
 }
 
-/* Before any point: every point at its kind's prior (writes 2.2 min
- * times, buffered reads 2.5, direct reads 1.3), and a fixed pause, which
+/* Before any point: every point at its kind's prior (writes 1.3 min
+ * times, buffered reads 1.8, direct reads 1.4), and a fixed pause, which
  * is waited whole before each point. The default sizes: 18 writes, reads
  * of 8-256 B buffered and 512 B up direct at an alignment of 512. */
 static void test_prior(void **state)
@@ -96,7 +95,7 @@ static void test_prior(void **state)
     (void)state;
     sb_sweep_eta e;
     sb_sweep_config c = default_sweep();
-    const uint64_t plain = 18 * 2200 * MS + READS_AT_PRIORS;
+    const uint64_t plain = 18 * 1300 * MS + READS_AT_PRIORS;
     sb_sweep_eta_init(&e, &c, 1);
     assert_int_equal(sb_sweep_eta_left(&e, 0, NULL), plain);
 
@@ -116,12 +115,12 @@ static void test_prior(void **state)
     assert_int_equal(sb_sweep_eta_kind(&e, 18 + 9), SB_ETA_READ_DIRECT);
     assert_int_equal(sb_sweep_eta_kind(&e, 18 + 17), SB_ETA_READ_DIRECT);
     assert_int_equal(sb_sweep_eta_left(&e, 0, NULL),
-                     18 * 2200 * MS + 9 * 2500 * MS + 9 * 1300 * MS);
+                     18 * 1300 * MS + 9 * 1800 * MS + 9 * 1400 * MS);
     /* --no-direct: every read. */
     c.direct = false;
     sb_sweep_eta_init(&e, &c, 1);
     assert_int_equal(sb_sweep_eta_kind(&e, 35), SB_ETA_READ_BUFFERED);
-    assert_int_equal(sb_sweep_eta_left(&e, 0, NULL), 18 * 2200 * MS + 18 * 2500 * MS);
+    assert_int_equal(sb_sweep_eta_left(&e, 0, NULL), 18 * 1300 * MS + 18 * 1800 * MS);
 }
 
 /* Writes that took 10 s do not make the reads to come 10 s, nor slow
@@ -136,34 +135,34 @@ static void test_by_kind(void **state)
     sb_sweep_eta_init(&e, &c, 1);
     for (int k = 0; k < 9; k++)
         sb_sweep_eta_add(&e, SB_ETA_WRITE, 10 * S);
-    /* Writes (90 + 9 x 2.2) / 18 = 6.1 s, reads their priors. */
-    assert_int_equal(sb_sweep_eta_left(&e, 9, NULL), 9 * 6100 * MS + reads);
-    /* The tenth write has run 1 s of its 6.1: 5.1 s more. */
+    /* Writes (90 + 9 x 1.3) / 18 = 5.65 s, reads their priors. */
+    assert_int_equal(sb_sweep_eta_left(&e, 9, NULL), 9 * 5650 * MS + reads);
+    /* The tenth write has run 1 s of its 5.65: 4.65 s more. */
     uint64_t ran = 1 * S;
-    assert_int_equal(sb_sweep_eta_left(&e, 10, &ran), 8 * 6100 * MS + reads + 5100 * MS);
+    assert_int_equal(sb_sweep_eta_left(&e, 10, &ran), 8 * 5650 * MS + reads + 4650 * MS);
     /* Past its average, half of what is left to max time and a sample
      * (10.1 s): 1.55 s; past that, nothing. */
     ran = 7 * S;
-    assert_int_equal(sb_sweep_eta_left(&e, 10, &ran), 8 * 6100 * MS + reads + 1550 * MS);
+    assert_int_equal(sb_sweep_eta_left(&e, 10, &ran), 8 * 5650 * MS + reads + 1550 * MS);
     ran = 11 * S;
-    assert_int_equal(sb_sweep_eta_left(&e, 10, &ran), 8 * 6100 * MS + reads);
+    assert_int_equal(sb_sweep_eta_left(&e, 10, &ran), 8 * 5650 * MS + reads);
 
     for (int k = 9; k < 18; k++)
         sb_sweep_eta_add(&e, SB_ETA_WRITE, 10 * S);
     for (int k = 0; k < 3; k++)
         sb_sweep_eta_add(&e, SB_ETA_READ_BUFFERED, 1 * S);
-    /* Buffered reads (3 + 9 x 2.5) / 12 = 2.125 s; the 22nd point, a
-     * buffered read (32 B), ran 0.5 s; two more, then 12 direct at 1.3. */
+    /* Buffered reads (3 + 9 x 1.8) / 12 = 1.6 s; the 22nd point, a
+     * buffered read (32 B), ran 0.5 s; two more, then 12 direct at 1.4. */
     ran = 500 * MS;
-    assert_int_equal(sb_sweep_eta_left(&e, 22, &ran), 2 * 2125 * MS + 12 * 1300 * MS + 1625 * MS);
+    assert_int_equal(sb_sweep_eta_left(&e, 22, &ran), 2 * 1600 * MS + 12 * 1400 * MS + 1100 * MS);
     /* Slow buffered reads leave the direct ones alone, and the direct
-     * ones' own times move them: (2 x 2 + 9 x 1.3) / 11. */
+     * ones' own times move them: (2 x 2 + 9 x 1.4) / 11. */
     for (int k = 0; k < 3; k++)
         sb_sweep_eta_add(&e, SB_ETA_READ_BUFFERED, 10 * S);
-    assert_int_equal(sb_sweep_eta_left(&e, 24, NULL), 12 * 1300 * MS);
+    assert_int_equal(sb_sweep_eta_left(&e, 24, NULL), 12 * 1400 * MS);
     sb_sweep_eta_add(&e, SB_ETA_READ_DIRECT, 2 * S);
     sb_sweep_eta_add(&e, SB_ETA_READ_DIRECT, 2 * S);
-    assert_int_equal(sb_sweep_eta_left(&e, 26, NULL), 10 * ((4 * S + 9 * 1300 * MS) / 11));
+    assert_int_equal(sb_sweep_eta_left(&e, 26, NULL), 10 * ((4 * S + 9 * 1400 * MS) / 11));
     /* Nothing left once the last point has run to its max time. */
     ran = 11 * S;
     assert_int_equal(sb_sweep_eta_left(&e, 36, &ran), 0);
@@ -178,15 +177,16 @@ static void test_targets(void **state)
     sb_sweep_config c = config(2, true, true);
     c.min_ns = 1 * S;
     sb_sweep_eta_init(&e, &c, 2);
-    sb_sweep_eta_add(&e, SB_ETA_WRITE, 3850 * MS);
-    sb_sweep_eta_add(&e, SB_ETA_WRITE, 3850 * MS);
-    sb_sweep_eta_add(&e, SB_ETA_READ_BUFFERED, 2500 * MS);
-    sb_sweep_eta_add(&e, SB_ETA_READ_BUFFERED, 2500 * MS);
-    /* Writes (7.7 + 19.8) / 11 = 2.5 s, reads (8 and 16 B: buffered) 2.5 s. */
-    assert_int_equal(sb_sweep_eta_left(&e, 4, NULL), 2 * 2500 * MS + 2 * 2500 * MS);
+    sb_sweep_eta_add(&e, SB_ETA_WRITE, 2400 * MS);
+    sb_sweep_eta_add(&e, SB_ETA_WRITE, 2400 * MS);
+    sb_sweep_eta_add(&e, SB_ETA_READ_BUFFERED, 2900 * MS);
+    sb_sweep_eta_add(&e, SB_ETA_READ_BUFFERED, 2900 * MS);
+    /* Writes (4.8 + 11.7) / 11 = 1.5 s, reads (8 and 16 B: buffered)
+     * (5.8 + 16.2) / 11 = 2 s. */
+    assert_int_equal(sb_sweep_eta_left(&e, 4, NULL), 2 * 1500 * MS + 2 * 2000 * MS);
     /* The second target's first write ran 1 s. */
     uint64_t ran = 1 * S;
-    assert_int_equal(sb_sweep_eta_left(&e, 5, &ran), 2500 * MS + 2 * 2500 * MS + 1500 * MS);
+    assert_int_equal(sb_sweep_eta_left(&e, 5, &ran), 1500 * MS + 2 * 2000 * MS + 500 * MS);
 }
 
 /* A point counts at most twice its kind's usual time, the median of the
@@ -202,18 +202,18 @@ static void test_cap(void **state)
     const uint64_t reads = READS_AT_PRIORS;
     sb_sweep_eta_init(&e, &c, 1);
     sb_sweep_eta_add(&e, SB_ETA_WRITE, 10 * S);
-    /* The median of 10 and five 2.2 is 2.2: 10 s counts 4.4, and the
-     * writes to come (4.4 + 9 x 2.2) / 10 = 2.42 s each. */
-    assert_int_equal(sb_sweep_eta_left(&e, 1, NULL), 17 * 2420 * MS + reads);
+    /* The median of 10 and five 1.3 is 1.3: 10 s counts 2.6, and the
+     * writes to come (2.6 + 9 x 1.3) / 10 = 1.43 s each. */
+    assert_int_equal(sb_sweep_eta_left(&e, 1, NULL), 17 * 1430 * MS + reads);
     for (int k = 1; k < 4; k++)
         sb_sweep_eta_add(&e, SB_ETA_WRITE, 10 * S);
-    /* Four: the median of nine is still 2.2, each counts 4.4. */
+    /* Four: the median of nine is still 1.3, each counts 2.6. */
     assert_int_equal(sb_sweep_eta_left(&e, 4, NULL),
-                     14 * ((4 * 4400 * MS + 9 * 2200 * MS) / 13) + reads);
+                     14 * ((4 * 2600 * MS + 9 * 1300 * MS) / 13) + reads);
     sb_sweep_eta_add(&e, SB_ETA_WRITE, 10 * S);
-    /* Five: the median of ten is (2.2 + 10) / 2 = 6.1, and nothing is
-     * cut: (50 + 19.8) / 14 each. */
-    assert_int_equal(sb_sweep_eta_left(&e, 5, NULL), 13 * ((50 * S + 9 * 2200 * MS) / 14) + reads);
+    /* Five: the median of ten is (1.3 + 10) / 2 = 5.65, and nothing is
+     * cut: (50 + 11.7) / 14 each. */
+    assert_int_equal(sb_sweep_eta_left(&e, 5, NULL), 13 * ((50 * S + 9 * 1300 * MS) / 14) + reads);
     /* Fixed mode has no prior and cuts nothing: its points' times are their
      * bytes over the rate. */
     c.fixed_bytes = 1u << 30;
@@ -250,22 +250,25 @@ static void test_fixed(void **state)
 }
 
 /*
- * Three default sweeps on the test bed (ext4 on a throttled loop device,
- * release build; bench/data/ttr-20261205T161221Z-20-10-a2.csv,
- * ...-24-12-a1.csv and ttr-20261205T155353Z-7-3-a1.csv): each point's
- * measured seconds and 50 ms for its preparation, in ms, 18 writes then 18
- * reads.
+ * Four default sweeps on the test bed with a card's read-ahead (ext4 on a
+ * throttled loop device, 128 KiB, release build; the first run of each
+ * pair in bench/data/ttr-20261207T205322Z-{40-4,7-3,24-12,20-10}-a1.csv):
+ * each point's measured seconds and 50 ms for its preparation, in ms, 18
+ * writes then 18 reads, as the CSV lists them (8 B up).
  */
-static const unsigned sweep_ms[3][36] = {
-    { 10121, 10103, 10068, 2194, 2704, 1662, 1295, 1700, 1600, 2196, 2091, 1589,
-      1878,  1570,  1203,  1240, 2239, 5268, 3137, 2039, 1269, 1270, 1306, 1312,
-      2736,  1147,  1538,  1138, 1436, 1139, 1138, 1140, 1140, 1143, 1137, 1243 },
-    { 10064, 10121, 10119, 2226, 1480, 2104, 1380, 1480, 1480, 1576, 3688, 1967,
-      2739,  1644,  2196,  2293, 2038, 5384, 3129, 1966, 8161, 1079, 1088, 1101,
-      10132, 1628,  1137,  1138, 1139, 1140, 1139, 1139, 1639, 1140, 1751, 1164 },
-    { 10090, 8017, 2963, 1764, 3063,  2476,  5488,  1260, 2371, 4264, 1445, 1331,
-      1700,  1728, 3044, 5375, 10057, 10727, 10085, 3415, 2566, 3333, 2596, 4039,
-      1436,  1110, 1141, 1141, 1136,  1238,  1140,  1139, 1145, 1235, 1148, 1823 },
+static const unsigned sweep_ms[4][36] = {
+    { 3074, 10085, 2108, 1168, 1168, 1144, 1143, 1144, 1135, 1152, 1144, 1227,
+      1076, 3116,  1420, 1849, 1420, 2540, 1101, 1066, 3126, 2369, 1444, 1358,
+      3052, 1142,  1138, 1143, 1137, 1142, 1239, 1240, 1239, 1132, 1124, 1153 },
+    { 4501, 2669, 2196, 1164, 1164, 1480, 1164, 1275, 1160, 1266, 1154, 1133,
+      1110, 3299, 1708, 2204, 1713, 3381, 1077, 1082, 1354, 2041, 2431, 1167,
+      1120, 1764, 1543, 1139, 1138, 1142, 1131, 1242, 1140, 1187, 1183, 1651 },
+    { 3076, 3118, 10174, 2316, 1408, 1176, 1172, 1488, 1172, 1284, 1172, 1168,
+      1160, 1367, 1396,  1788, 1748, 1791, 1226, 1102, 1088, 1969, 1058, 1065,
+      3150, 2562, 1065,  1140, 1140, 1140, 1140, 1139, 1239, 1140, 1108, 1215 },
+    { 3065, 1396, 10074, 1126, 1260, 1204, 1195, 1192, 1188, 1192, 1190, 1180,
+      1280, 1168, 1188,  1192, 2088, 1939, 1096, 1058, 1138, 1637, 2839, 1960,
+      2038, 1139, 1141,  1138, 1144, 1139, 1136, 1144, 1140, 1128, 1140, 1176 },
 };
 
 static int cmp_double(const void *a, const void *b)
@@ -277,21 +280,17 @@ static int cmp_double(const void *a, const void *b)
 /*
  * The estimate as the progress line shows it, every 100 ms, from a quarter
  * of each sweep on and while more than 10 s are left, against the time
- * really left, on these three sweeps of an earlier build that the priors
- * were not taken from. Their reads ran from 8 B up; replayed in the order
- * they run now (sweep.c, list_as_asked: each kind of read the largest
- * block first, so its slow smallest blocks come last, where no estimate
- * sees them coming) the error at the median is 24.6%, where it was 19.6%
- * in their own order (without the cap on a long point, 22.4%; by
- * direction alone, 28%). On eight sweeps of each order at 40/4, 24/12,
- * 20/10 and 7/3 MiB/s, each replayed in its own order, the median was
- * 14.8% and 13.5% (bench/RESULTS.md §26). The bound, 26%, keeps it from
- * getting worse unnoticed.
+ * really left, on these four sweeps, which the priors were not fitted to
+ * (bench/RESULTS.md §31), their reads in the order they run (sweep.c,
+ * list_as_asked: each kind of read the largest block first). The median
+ * error is 8.7%, within 25% at 94%; with the priors fitted to the loop
+ * device's own 2.5 MiB read-ahead, 20.1% and 71%. The bounds, 10% and
+ * 85%, keep it from getting worse unnoticed.
  */
 static void test_replayed_sweeps(void **state)
 {
     (void)state;
-    enum { STEP_MS = 100, MAX_ERRS = 3 * 2000 };
+    enum { STEP_MS = 100, MAX_ERRS = 4 * 2000 };
     static double errs[MAX_ERRS];
     size_t n = 0;
     for (size_t w = 0; w < COUNT_OF(sweep_ms); w++) {
@@ -329,7 +328,8 @@ static void test_replayed_sweeps(void **state)
         within++;
     print_message("  %zu estimates, median error %.1f%%, %.0f%% within 25%%\n", n, 100 * median,
                   100.0 * (double)within / (double)n);
-    assert_true(median < 0.26);
+    assert_true(median < 0.10);
+    assert_true(within >= n * 85 / 100);
 }
 
 int main(void)
