@@ -17,14 +17,15 @@
  * (bench/eta_replay): within 25% of the time left at 72% of the redraws
  * (18% off at the median, 49% at the 90th percentile), where the priors
  * fitted with the loop device's own 2.5 MiB read-ahead gave 55%. Writes
- * from 1.1 to 1.3 min times, buffered reads 17-18 and direct reads 14
- * all gave 71.5-72.2%. On 12 sweeps of a later bench that they were not
- * fitted to (T205322Z): 93% (7%, 21%; the old priors 68%), and an
- * estimate that knew each point's average from the other sweeps of the
- * same limits 96% (bench/RESULTS.md §31). What no average knows is which
- * point at the edge of the device's and the machine's pace runs to max
- * time: a 512 B or 1 KiB direct read, the last points of a sweep, ran to
- * 10 s in 7 of the 16 and in none of the 12.
+ * at 1.1-1.3 min times, buffered reads at 1.7-1.8 and direct reads at 1.4
+ * all gave 71.9-72.2%. On 12 sweeps each of two later benches that they
+ * were not fitted to (T205322Z, T211720Z): 93% and 84% (7% and 11% off at
+ * the median; the old priors 68% and 60%), where an estimate that knew
+ * each point's average from the other sweeps of the same limits reached
+ * 96% and 88% (bench/RESULTS.md §31). What no average knows is which point
+ * at the edge of the device's and the machine's pace runs to max time: a
+ * 512 B or 1 KiB direct read, the last points of a sweep, ran to 10 s in 7
+ * of the 16 sweeps, in none of the first 12 and in 3 of the next.
  *
  * A finished point counts at most CAP_TIMES (2) times its kind's usual
  * time: the median of the kind's points and of MEDIAN_PRIOR_POINTS (5)
@@ -36,8 +37,9 @@
  * do: a 10 s first direct read made the 11 after it look 2.2 s each. A
  * read's now come last (the reads run the largest block first, sweep.c),
  * where the cap does not act. Where every point of a kind is long, the
- * median moves once 5 have run, and they count whole. Replayed as above, with the 8 B writes those
- * sweeps ran to 10 s stopped at 3 s as the CPU-bound rule now stops them:
+ * median moves once 5 have run, and they count whole. Replayed as above,
+ * with the 8 B writes those sweeps ran to 10 s stopped at 3 s as the
+ * CPU-bound rule now stops them:
  * on 12-05's 36 sweeps, within 25% at 80% of the redraws (75% without the
  * cap; 15% and 31% at the median and the 90th percentile, the worst 66%
  * where it was 124%); on the 20 sweeps of 12-06, which the cap was not
@@ -56,7 +58,7 @@
  * the same limits. Where the points took alike times from run to run,
  * that one was within 25% at 89-97% of the redraws and this one at
  * 76-84% (bench/RESULTS.md §29); on the sweeps with a card's read-ahead,
- * 83% and 72% on the 16 the priors were fitted to, 96% and 93% on the 12
+ * 83% and 72% on the 16 the priors were fitted to, 93% and 89% on the 24
  * after them (§31): what is left is each run's own spread.
  *
  * In fixed mode (`--size`) a point's time is its bytes over the device's
