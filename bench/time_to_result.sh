@@ -18,7 +18,8 @@
 # reference value, the error against the limit for points that reach it,
 # else against the reference; errors above 2% flagged), and over all pairs
 # the coverage of the printed spread and the count of points per stop
-# reason. Raw CSVs go to bench/data/ttr-<stamp>-<read>-<write>-<run>.csv
+# reason; then the sweep's ETA replayed on the adaptive runs, within 25% of
+# the time left at how many redraws (bench/eta_replay). Raw CSVs go to bench/data/ttr-<stamp>-<read>-<write>-<run>.csv
 # (run: ref, a1.., b1.. for before, seed), the list of runs with their wall
 # times to ttr-<stamp>.runs, the header to ttr-<stamp>.header and the
 # report to ttr-<stamp>.md. `python3 bench/ttr_report.py bench/data/ttr-<stamp>`
@@ -217,4 +218,25 @@ done
 
 echo "# load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$OUT.header" >&2
 python3 "$here/ttr_report.py" "$OUT" | tee "$OUT.md"
+# The sweep's ETA replayed on the throttled pairs' adaptive runs, a group per
+# pair, by bench/eta_replay from the build that holds $STORBENCH (it replays
+# that build's lib/runner/sweep_eta.c).
+eta=$(dirname -- "$STORBENCH")/bench/eta_replay
+if [[ ${#pairs[@]} -gt 0 && -z $ONLY ]]; then
+    if [[ -x $eta ]]; then
+        groups=()
+        for pair in "${pairs[@]}"; do
+            [[ ${#groups[@]} -eq 0 ]] || groups+=(--)
+            groups+=("$OUT-${pair//\//-}"-a*.csv)
+        done
+        {
+            echo
+            echo "**The sweep's ETA** (\`bench/eta_replay\`, the adaptive runs, a group per pair):"
+            echo
+            "$eta" "${groups[@]}" | sed 's/^/- /' || echo "- eta_replay found no whole sweep to replay"
+        } | tee -a "$OUT.md"
+    else
+        echo "$eta is not built: the ETA is not replayed" >&2
+    fi
+fi
 echo "raw data: $OUT*" >&2
