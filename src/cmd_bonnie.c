@@ -191,32 +191,30 @@ static void bonnie_progress(const sb_bonnie_progress *p, void *ctx)
     if (!cli_progress_due(false))
         return;
     double r = p->elapsed_s > 0 ? (double)p->done / p->elapsed_s : 0;
-    /* The test's time left: what is still to do at the rate so far (a
-     * write test's bytes at the device's rate, since the fsync inside the
-     * time waits for them all). */
-    double done = p->has_device ? (double)p->device_bytes : (double)p->done;
-    double rate = p->elapsed_s > 0 ? done / p->elapsed_s : 0;
-    char eta[32];
-    cli_progress_clock(rate > 0 && (double)p->total > done
-                           ? (uint64_t)(((double)p->total - done) / rate * 1e9)
-                           : 0,
-                       rate <= 0, eta, sizeof eta);
+    /* The time left in the test and in the run (lib/runner/bonnie_eta.c);
+     * "?" where a rate they need is not measured yet. */
+    char left[32], eta[32];
+    cli_progress_clock(p->test_eta_ns, p->test_eta_ns == 0, left, sizeof left);
+    cli_progress_clock(p->run_eta_ns, p->run_eta_ns == 0, eta, sizeof eta);
     if (p->test_index < SB_BONNIE_SEEKS) {
         /* A write test's own bytes fill the page cache at memory speed;
          * the device's counters say what has reached it. */
         char shown[64];
+        double dev = p->elapsed_s > 0 ? (double)p->device_bytes / p->elapsed_s : 0;
         if (p->has_device)
-            snprintf(shown, sizeof shown, "%.1f MiB/s at the device", rate / 1048576.0);
+            snprintf(shown, sizeof shown, "%.1f MiB/s at the device", dev / 1048576.0);
         else
             snprintf(shown, sizeof shown, "%.1f MiB/s%s", r / 1048576.0,
                      p->test_index <= SB_BONNIE_REWRITE ? " (page cache)" : "");
-        cli_progress_draw("[%u/%u] bonnie %s: %s  %.1f of %.1f MiB  %s  %.0f s  test ETA %s",
-                          p->step, p->n_steps, p->test, p->phase, (double)p->done / 1048576.0,
-                          (double)p->total / 1048576.0, shown, p->elapsed_s, eta);
+        cli_progress_draw(
+            "[%u/%u] bonnie %s: %s  %.1f of %.1f MiB  %s  %.0f s  test %s left  ETA %s", p->step,
+            p->n_steps, p->test, p->phase, (double)p->done / 1048576.0,
+            (double)p->total / 1048576.0, shown, p->elapsed_s, left, eta);
     } else {
-        cli_progress_draw("[%u/%u] bonnie %s: %s  %llu of %llu  %.0f/s  %.0f s  test ETA %s",
-                          p->step, p->n_steps, p->test, p->phase, (unsigned long long)p->done,
-                          (unsigned long long)p->total, r, p->elapsed_s, eta);
+        cli_progress_draw(
+            "[%u/%u] bonnie %s: %s  %llu of %llu  %.0f/s  %.0f s  test %s left  ETA %s", p->step,
+            p->n_steps, p->test, p->phase, (unsigned long long)p->done,
+            (unsigned long long)p->total, r, p->elapsed_s, left, eta);
     }
 }
 

@@ -86,6 +86,11 @@ typedef struct sb_bonnie_progress {
      * has_device false when it has none (tmpfs). */
     bool has_device;
     uint64_t device_bytes;
+    /* The time left in this test and in the whole run, re-estimated from
+     * the device's rates measured so far; 0 while a rate they need is not
+     * known (the whole run's until the rewrite has read for a second:
+     * lib/runner/bonnie_eta.c). */
+    uint64_t test_eta_ns, run_eta_ns;
 } sb_bonnie_progress;
 
 typedef void (*sb_bonnie_progress_fn)(const sb_bonnie_progress *p, void *ctx);

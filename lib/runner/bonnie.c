@@ -161,6 +161,15 @@ static void report(sb_bonnie_ctx *b, uint64_t now)
             p.has_device = true;
             p.device_bytes = ioc.write_bytes - b->device_base;
         }
+        if (!b->resting) {
+            sb_bonnie_eta_now en = { .test = b->test,
+                                     .done = p.done,
+                                     .elapsed_ns = now - b->start_ns,
+                                     .flushing = atomic_load(&b->flushing) > 0,
+                                     .has_device = p.has_device,
+                                     .device_bytes = p.device_bytes };
+            p.run_eta_ns = sb_bonnie_eta_left(&b->eta, &en, &p.test_eta_ns);
+        }
         b->c->progress(&p, b->c->progress_ctx);
     }
     pthread_mutex_unlock(&b->progress_lock);
@@ -459,6 +468,8 @@ static SB_MUST_CHECK sb_status run_test(sb_bonnie_ctx *b, unsigned test, const s
     for (unsigned i = 0; i < b->n; i++)
         walled |= b->copies[i].cut;
     SB_TRY(record(b, test, elapsed_ns, &cpu0, &cpu1, walled, tres, err));
+    if (!walled)
+        sb_bonnie_eta_finished(&b->eta, test, elapsed_ns);
     return walled && fn->rest ? rest(b, writes, err) : SB_OK;
 }
 
@@ -582,6 +593,7 @@ sb_status sb_bonnie_run(const sb_bonnie_config *c, const char *dir, sb_run *run,
     atomic_init(&b.walled, 0);
     atomic_init(&b.flushing, 0);
     b.gated = c->gate && c->gate->stop_now;
+    sb_bonnie_eta_init(&b.eta, c);
     sb_status st = prepare(&b, err);
 
     sb_target_res *tres = NULL;

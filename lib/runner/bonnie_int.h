@@ -33,6 +33,7 @@
 
 #include "common/rng.h"
 #include "engine/engine.h"
+#include "runner/bonnie_eta.h"
 #include "storbench/bonnie.h"
 #include "storbench/stats.h"
 #include "target/dirtree.h"
@@ -100,6 +101,7 @@ struct sb_bonnie_ctx {
     uint64_t end_ns;     /* when the last copy ended */
     bool has_device;     /* the write tests' device counters, from device_base */
     uint64_t device_base;
+    sb_bonnie_eta eta; /* the time left; changed under progress_lock while a test runs */
     /* The watcher (the calling thread, while the copies run in threads of
      * their own): it reports while the copies are blocked in fsync and
      * asks the gate; woken to end by test_over. */

@@ -18,10 +18,12 @@
 #  * a buffered writer (a fio job with end_fsync) shows the device's rate
 #    ("at the device"), at most the limit +25% on average since it began;
 #  * sweep and bonnie: no silence, the device's rates, bonnie's fsync shown
-#    as "flushing" or at the device; a sweep point's first second (and the
-#    layout's) says "starting" instead of a rate, and the time left is never
-#    more than the bound the ETA gives ("up to M:SS": every point to come at
-#    its maximum time);
+#    as "flushing" or at the device; bonnie's ETA for the whole run, shown
+#    once the rewrite has read for a second (before, "?": no read rate), is
+#    within 25% (+1.5 s) from a quarter on; a sweep point's first second
+#    (and the layout's) says "starting" instead of a rate, and the time left
+#    is never more than the bound the ETA gives ("up to M:SS": every point
+#    to come at its maximum time);
 #  * verify: each phase's first second says "starting", then rates within
 #    the limits;
 #  * zcav reports inside its blocks, never above the read limit;
@@ -276,6 +278,10 @@ check bonnie "tests counted [k/4] (write, rewrite, read, seeks)" '
         k = kn[1] + 0; n = kn[2] + 0
     }
     END { if (n != 4 || k < 3) print "last test " k " of " n }'
+check bonnie "the run's ETA shown once the rewrite has read" '
+    /bonnie (read|seeks):/ && / ETA [0-9]+:[0-9][0-9]/ { n++ }
+    END { if (!n) print "no ETA for the whole run in the read test or the seeks" }'
+check bonnie "ETA within 25% of the time left from a quarter on" "$eta_check"
 check bonnie "write tests at the device's rate" '
     /bonnie (write|rewrite):/ {
         if ($0 !~ /at the device/) print "not the device rate: " $0
