@@ -75,9 +75,10 @@ void sb_bonnie_eta_init(sb_bonnie_eta *e, const sb_bonnie_config *c)
 
 void sb_bonnie_eta_finished(sb_bonnie_eta *e, unsigned test, uint64_t elapsed_ns)
 {
-    double s = (double)elapsed_ns / NS_PER_S, units = (double)e->units[test];
+    double s = (double)elapsed_ns / NS_PER_S;
     if (test >= SB_BONNIE_N_TESTS || !(s > 0))
         return;
+    double units = (double)e->units[test];
     if (test == SB_BONNIE_PUTC)
         e->putc_ns = elapsed_ns;
     else if (test == SB_BONNIE_WRITE)
