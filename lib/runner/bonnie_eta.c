@@ -27,7 +27,7 @@
  * time (on one run they stood still for 28 s of a 70 s rewrite), so it is
  * counted at the sum, an upper bound, less what it has run; read 12.7 and
  * 6.2-6.3; putc 4.9-7.9 and getc 4.2-6.1 (the CPU's pace, with a build's
- * load in two runs); seeks 1.6-3.2; the file tests 0.8-1.8 together; the
+ * load in three runs); seeks 1.6-3.2; the file tests 0.8-1.8 together; the
  * runs 85-91 and 151-156 (bench/RESULTS.md §32).
  *
  * R is not known until the rewrite has read for SETTLE_NS: the write
@@ -58,19 +58,13 @@ void sb_bonnie_eta_init(sb_bonnie_eta *e, const sb_bonnie_config *c)
     uint64_t n = c->concurrency;
     e->chunk_bytes = c->chunk_bytes;
     if (c->file_bytes) {
-        bool chars = c->char_bytes > 0;
-        e->runs[SB_BONNIE_PUTC] = e->runs[SB_BONNIE_GETC] = chars;
         e->units[SB_BONNIE_PUTC] = e->units[SB_BONNIE_GETC] = c->char_bytes * n;
-        e->runs[SB_BONNIE_WRITE] = e->runs[SB_BONNIE_REWRITE] = e->runs[SB_BONNIE_READ] = true;
         e->units[SB_BONNIE_WRITE] = e->units[SB_BONNIE_REWRITE] = e->units[SB_BONNIE_READ] =
             c->file_bytes * n;
-        e->runs[SB_BONNIE_SEEKS] = true;
         e->units[SB_BONNIE_SEEKS] = (uint64_t)c->seeks * n;
     }
-    for (unsigned t = SB_BONNIE_SEQ_CREATE; c->files_k && t < SB_BONNIE_N_TESTS; t++) {
-        e->runs[t] = true;
+    for (unsigned t = SB_BONNIE_SEQ_CREATE; t < SB_BONNIE_N_TESTS; t++)
         e->units[t] = (uint64_t)c->files_k * 1024u * n;
-    }
 }
 
 void sb_bonnie_eta_finished(sb_bonnie_eta *e, unsigned test, uint64_t elapsed_ns)
@@ -171,7 +165,7 @@ uint64_t sb_bonnie_eta_left(sb_bonnie_eta *e, const sb_bonnie_eta_now *now, uint
     /* A test with nothing left to count still shows 0:00, not "?". */
     *test_ns = (uint64_t)(left * NS_PER_S) + 1;
     for (unsigned t = now->test + 1; t < SB_BONNIE_N_TESTS; t++) {
-        if (!e->runs[t])
+        if (!e->units[t])
             continue;
         double s = future_s(e, t);
         if (s < 0)

@@ -17,7 +17,9 @@
 #include "storbench/bonnie.h"
 
 typedef struct sb_bonnie_eta {
-    bool runs[SB_BONNIE_N_TESTS]; /* the tests this run has */
+    /* Each test's units; 0 exactly for a test this run does not have (a
+     * count of 0 skips the per-char or file tests, and
+     * sb_bonnie_check_config refuses 0 seeks and a file under a chunk). */
     uint64_t units[SB_BONNIE_N_TESTS];
     uint64_t chunk_bytes; /* what a seek reads (and one in ten writes back) */
     /* The device's rates, bytes/s, 0 until measured: writes from the block
