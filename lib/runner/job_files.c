@@ -153,6 +153,8 @@ static SB_MUST_CHECK sb_status add_file(sb_jshared *sh, const char *path, const 
         sh->n_files++;
     }
     f->write |= sb_job_does_write(j->rw);
+    if (sb_job_does_read(j->rw) && (!f->read || j->barrier < f->read_barrier))
+        f->read_barrier = j->barrier;
     f->read |= sb_job_does_read(j->rw);
     if (need > f->need)
         f->need = need;
@@ -219,6 +221,38 @@ sb_status sb_job_files_resolve(sb_jshared *sh, const sb_joblist *jobs, sb_jworke
     return SB_OK;
 }
 
+/* Whether worker w uses file f. */
+static bool uses_file(const sb_jshared *sh, const sb_jworker *w, const sb_jfile *f)
+{
+    for (unsigned i = 0; i < w->n_files; i++)
+        if (&sh->files[w->fidx[i]] == f)
+            return true;
+    return false;
+}
+
+/*
+ * Whether a job writes all of f, in order, before any job reads it: a
+ * sequential write (rw=write) bound by its bytes (neither time_based nor a
+ * runtime, which could end it sooner), of f alone, starting within what f
+ * holds and ending at or past what the jobs need, in a stonewall group
+ * before the first that reads f. Its writes then create what the readers
+ * read, as dd's and iozone's do when they write a new file, and a layout
+ * before it would time overwrites instead (and double its bytes).
+ */
+static bool filled_before_read(const sb_jshared *sh, const sb_jfile *f)
+{
+    for (size_t i = 0; i < sh->n_ws; i++) {
+        const sb_jworker *w = &sh->ws[i];
+        const sb_job *j = w->job;
+        if (j->rw != SB_JOB_WRITE || j->time_based || j->runtime_us || w->n_files != 1 ||
+            j->barrier >= f->read_barrier || !uses_file(sh, w, f))
+            continue;
+        if (j->offset_bytes <= f->have && j->offset_bytes + w->file_bytes >= f->need)
+            return true;
+    }
+    return false;
+}
+
 sb_status sb_job_files_open(sb_jshared *sh, sb_jfile *f, sb_error *err)
 {
     const sb_job_config *c = sh->c;
@@ -262,6 +296,10 @@ sb_status sb_job_files_open(sb_jshared *sh, sb_jfile *f, sb_error *err)
     f->have = sb_testfile_size(f->tf);
     f->dio_align = sb_testfile_dio_align(f->tf);
     f->may_cut = c->layout_max_ns && sb_testfile_is_ours(f->tf);
+    if (!f->device && f->read && filled_before_read(sh, f)) {
+        f->filled = true;
+        f->barrier = f->read_barrier;
+    }
     if (f->device && f->need > f->have)
         return sb_error_set(err, SB_E_INVALID, 0,
                             "'%s' holds %" PRIu64 " bytes, less than the %" PRIu64
@@ -301,15 +339,6 @@ sb_status sb_job_files_check_alignment(const sb_jshared *sh, const sb_jworker *w
                                a, f->path, j->offset_bytes);
     }
     return SB_OK;
-}
-
-/* Whether worker w uses file f. */
-static bool uses_file(const sb_jshared *sh, const sb_jworker *w, const sb_jfile *f)
-{
-    for (unsigned i = 0; i < w->n_files; i++)
-        if (&sh->files[w->fidx[i]] == f)
-            return true;
-    return false;
 }
 
 /* The least a layout of f may end at (layout_max_ns): the configured
@@ -354,10 +383,20 @@ static void layout_cut(sb_jshared *sh, sb_jfile *f, uint64_t end)
 /* As fio (overwrite=0), a file that is only written starts empty and the
  * job's writes allocate it; a file that is read is written in full first,
  * with pseudo-random bytes so that nothing can compress or skip them. A
- * file storbench created may end sooner (job.h, layout_max_ns). */
+ * filled file (a sequential writer wrote it before its first reader) is
+ * written from where that writer left it, if it ended short: what a reader
+ * reads is always data on the device, never a hole. A file storbench
+ * created may end sooner (job.h, layout_max_ns). */
 sb_status sb_job_files_layout(sb_jshared *sh, sb_jfile *f, sb_error *err)
 {
-    if (f->device || f->need <= f->have || !f->read)
+    if (f->device || !f->read)
+        return SB_OK;
+    if (f->filled) {
+        uint64_t now = sb_testfile_size(f->tf);
+        if (now > f->have)
+            f->have = now;
+    }
+    if (f->need <= f->have)
         return SB_OK;
     const sb_job_config *c = sh->c;
     sb_job_note(c, "laying out '%s' (%" PRIu64 " bytes%s)", f->path, f->need,

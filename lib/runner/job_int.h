@@ -73,12 +73,17 @@ static inline bool sb_job_uses(const sb_job *j, int d)
 /* ---- the file table (job_files.c) --------------------------------------- */
 
 typedef struct sb_jfile {
-    char *path;       /* as the job named it (or fio's generated name) */
-    bool device;      /* a block device, else a file in a directory */
-    bool write;       /* some job writes it */
-    bool read;        /* some job reads it: laid out first */
-    uint64_t need;    /* bytes it must hold: max over jobs of offset + size */
-    unsigned barrier; /* laid out before this stonewall group starts */
+    char *path;  /* as the job named it (or fio's generated name) */
+    bool device; /* a block device, else a file in a directory */
+    bool write;  /* some job writes it */
+    bool read;   /* some job reads it: laid out first, unless filled */
+    /* A sequential writer fills it, in a stonewall group before any job
+     * reads it (sb_job_files_open): it is laid out only if that writer
+     * ended short, from where the file then ends. */
+    bool filled;
+    uint64_t need;         /* bytes it must hold: max over jobs of offset + size */
+    unsigned barrier;      /* laid out (when read) before this stonewall group starts */
+    unsigned read_barrier; /* the first group that reads it */
     sb_target *target;
     sb_testfile *tf;
     uint64_t have; /* its size when opened */

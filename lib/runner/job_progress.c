@@ -97,7 +97,7 @@ sb_status sb_job_plan(sb_jshared *sh, sb_error *err)
     }
     for (size_t i = 0; i < sh->n_files; i++) {
         const sb_jfile *f = &sh->files[i];
-        if (!f->device && f->read && f->need > f->have && f->barrier < sh->n_groups)
+        if (!f->device && f->read && !f->filled && f->need > f->have && f->barrier < sh->n_groups)
             sh->groups[f->barrier].layout_bytes += f->need - f->have;
     }
     sh->run_t0 = sb_clock_ns();

@@ -7,6 +7,8 @@
 #    printed; qemu-user has no native AIO) the same line runs with
 #    --ioengine=psync instead;
 #  * a job file with [global], ${VAR}, two sections and stonewall;
+#  * a file written in order and then read is not laid out first, unless
+#    its writer could end sooner or leaves it short;
 #  * --output-format=json: valid JSON in fio's shape on stdout, nothing else
 #    there, and `storbench results import` reads it back as a fio run;
 #  * the run is saved and `results show` prints its job table;
@@ -78,6 +80,27 @@ else
 fi
 left=$(ls -A "$T/temp")
 [[ -z $left ]] || bad "job file: left behind: $left"
+
+# One file, written in order and then read: the writer creates what the
+# reader reads (no layout, as dd and iozone write a new file). A layout
+# comes before the writer when it could end sooner (runtime=) or starts
+# past the file's end (offset=), and after it, for the rest, when it
+# leaves the file short (4000k is not a whole number of 64k blocks).
+for v in "size=4m" "size=4m runtime=30" "size=4m offset=64k" "size=4000k"; do
+    printf '[global]\nfilename=%s\nbs=64k\nioengine=psync\n%s\n[w]\nrw=write\nend_fsync=1\n[r]\nstonewall\nrw=read\n' \
+        "$T/temp/shared" "${v// /$'\n'}" >"$T/shared.fio"
+    sb_run "$T/out/shared" job --no-save "$T/shared.fio"
+    if [[ $SB_RC -ne 0 ]]; then
+        bad "shared file ($v): exit status $SB_RC: $(cat "$T/out/shared.stderr")"
+        continue
+    fi
+    grep -qE '^r +read ' "$T/out/shared.stdout" || bad "shared file ($v): no 'r read' row"
+    laid=$(grep -c "laying out '$T/temp/shared'" "$T/out/shared.stderr")
+    want=1
+    [[ $v == size=4m ]] && want=0
+    [[ $laid -eq $want ]] || bad "shared file ($v): laid out $laid times, expected $want"
+done
+[[ ! -e $T/temp/shared ]] || bad "shared file: left behind"
 
 # fio's JSON on stdout, and nothing but it.
 SB_JOBDIR=$T/temp sb_run "$T/out/json" job --output-format=json "$T/two.fio"
