@@ -480,6 +480,25 @@ sb_throttle() {
     [[ -b $dev ]] || sb_fail "sb_throttle: $dev is not a block device"
     sb_require_blkio
     mm=$(_sb_majmin "$dev") || sb_fail "sb_throttle: cannot find MAJ:MIN of $dev"
+    if [[ " ${_SB_THROTTLED:-} " != *" $mm "* ]]; then
+        # The first throttle of a device number starts from no limit: a
+        # run killed before its cleanup leaves its limits on the number,
+        # which the next loop device to take it would inherit.
+        _SB_THROTTLED="${_SB_THROTTLED:-} $mm"
+        for f in read_bps write_bps read_iops write_iops; do
+            file=$_SB_CG_DIR/blkio.throttle.${f}_device
+            [[ $_SB_CG_MODE == v1 ]] && grep -q "^$mm " "$file" 2>/dev/null || continue
+            _sb_log "sb_throttle: $dev ($mm) had a $f limit no one here set; removed"
+            _sb_journal_add_once T "$file" "$mm" "$mm 0"
+            _sb_write "$file" "$mm 0" || sb_fail "sb_throttle: writing '$mm 0' to $file: $_SB_ERR"
+        done
+        if [[ $_SB_CG_MODE == v2 ]] && grep -qE "^$mm .*=[0-9]" "$_SB_CG_DIR/io.max" 2>/dev/null; then
+            _sb_log "sb_throttle: $dev ($mm) had limits no one here set; removed"
+            _sb_journal_add_once T "$_SB_CG_DIR/io.max" "$mm" "$mm rbps=max wbps=max riops=max wiops=max"
+            _sb_write "$_SB_CG_DIR/io.max" "$mm rbps=max wbps=max riops=max wiops=max" ||
+                sb_fail "sb_throttle: clearing $mm in $_SB_CG_DIR/io.max: $_SB_ERR"
+        fi
+    fi
     for kv in "$@"; do
         key=${kv%%=*}
         val=${kv#*=}
