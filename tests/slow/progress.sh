@@ -16,7 +16,11 @@
 #    bytes, and from a quarter of the run on the ETA is within 25% (+1.5 s,
 #    the clock's resolution and the last redraw) of the time really left;
 #  * a buffered writer (a fio job with end_fsync) shows the device's rate
-#    ("at the device"), at most the limit +25% on average since it began;
+#    ("at the device"), at most the limit +25% on average since it began,
+#    and its final fsync as "flushing" with the MiB still to go;
+#  * run --profile pi: no silence, [k/7], dd's write at the device's rate
+#    through its fsync (shown as flushing), iozone's file created by its write test (not laid
+#    out), the ETA within 25% (+1.5 s) from a quarter on;
 #  * sweep and bonnie: no silence, the device's rates, bonnie's fsync shown
 #    as "flushing" or at the device; bonnie's ETA for the whole run, shown
 #    once the rewrite has read for a second (before, "?": no read rate), is
@@ -47,7 +51,7 @@ sb_require_cmd script awk
 
 wmib=10
 rmib=20
-sb_loop_create 512 dev
+sb_loop_create 1024 dev
 sb_mkfs "$dev" ext4
 sb_mount "$dev" mnt
 sb_throttle "$dev" wbps=${wmib}M rbps=${rmib}M
@@ -195,6 +199,35 @@ fi
     failed=$((failed + 1))
 }
 
+# The pi profile: dd's 520 MiB buffered write, shown at the device's rate
+# through its final fsync (never "0.0 MiB/s" while the page cache drains),
+# then fio's and iozone's tests; iozone's write creates its file, as
+# iozone does (only fio's file is laid out); its first read comes at 70%
+# of the run, so the ETA counts the reads to come at twice the writes'
+# rate until then.
+record pi run --no-save --profile pi "$mnt"
+check pi "no silence over 1 s" "$no_silence"
+check pi "tests counted [k/7] up to 7" '
+    match($0, /\[[0-9]+\/[0-9]+\]/) {
+        split(substr($0, RSTART + 1, RLENGTH - 2), kn, "/")
+        if (kn[1] + 0 < k) print "the count went back: " $0
+        k = kn[1] + 0; n = kn[2] + 0
+    }
+    END { if (n != 7 || k != 7) print "last test " k " of " n }'
+check pi "dd at the device's rate, iozone's file not laid out" "$rates_fn"'
+    / dd: (measuring|flushing) / {
+        w = rate($0, "write")
+        if ($0 !~ /at the device/ || !(w > 0) || w > W * 1.25) print "dd: " $0
+        dd++; fl += / flushing /
+    }
+    / measuring / && ($4 == "fio-randread:" || $4 ~ /^iozone-/) {
+        r = rate($0, "read"); w = rate($0, "write")
+        if (r > R * 1.12 || w > W * 1.12) print "above the limits: " $0
+    }
+    /laying out .*storbench-pi-iozone/ { print "the iozone file laid out: " $0; exit }
+    END { if (!dd || !fl) print dd " dd lines, " fl " of them flushing" }'
+check pi "ETA within 25% of the time left from a quarter on" "$eta_check"
+
 record buffered job --no-save --name=buf --rw=write --bs=64k --size=48m --end_fsync=1 \
     "--directory=$mnt"
 check buffered "no silence over 1 s" "$no_silence"
@@ -204,7 +237,8 @@ check buffered "buffered writes shown at the device's rate" "$rates_fn"'
         if (rate($0, "write") > W * 1.25) print "above the limit: " $0
         n++
     }
-    END { if (!n) print "no progress line" }'
+    / flushing .* MiB to go/ { fl++ }
+    END { if (!n) print "no progress line"; if (!fl) print "no flushing line with the MiB to go" }'
 
 record sweep sweep --no-save --bs 4k,1m --file-size 32m --max-time 3s "$mnt"
 check sweep "no silence over 1 s" "$no_silence"
