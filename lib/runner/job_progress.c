@@ -15,7 +15,7 @@
  * ratio that the finished time-bound groups actually took (setup, queue
  * drain, final fsync); a byte-bound group and a layout take their bytes at
  * the rate measured so far in that direction (a layout's writes teach the
- * write rate), reads before any is measured at READ_PER_WRITE times the
+ * write rate), reads before any is measured at SB_JOB_READ_PER_WRITE times the
  * writes'. Until a write rate is known the estimate is 0: the caller shows
  * no ETA rather than a guess.
  */
@@ -24,18 +24,6 @@
 
 #include "runner/job_int.h"
 #include "runner/progress_int.h"
-
-/*
- * The read rate assumed, as a multiple of the write rate, for the groups
- * to come while no read has been measured (a run that writes first: the pi
- * profile's dd and fio random writes, 70 s before its first read at 20/10
- * MiB/s). Twice: the test bed's ratio, between an SSD's 1:1 and a cheap
- * card's 10:1; either of those makes the estimate short or long until the
- * first read group has run. The write rate itself (what was assumed
- * before) overcounted the pi profile's three 80 MiB reads at 20/10 by 12
- * s of the 33 left.
- */
-#define READ_PER_WRITE 2.0
 
 /* The bytes read and written so far by every worker of the run. */
 static void bytes_so_far(const sb_jshared *sh, uint64_t bytes[2])
@@ -150,11 +138,9 @@ void sb_job_group_done(sb_jshared *sh, const uint64_t moved[2], uint64_t took_ns
         learn_rate(sh, 1, moved[1], took_ns);
 }
 
-/* How long group g takes from its start (layout included when with_layout),
- * 0 when a rate it needs is not known yet. */
-static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_layout)
+uint64_t sb_job_group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_layout)
 {
-    double ns = 0;
+    double ns = 0, layout_ns = 0;
     if (with_layout && g->layout_bytes) {
         double wr = sh->layout_rate > 0 ? sh->layout_rate
                     : sh->rate[1] > 0   ? sh->rate[1]
@@ -172,7 +158,7 @@ static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
             double cut_ns = max_ns > min_ns ? max_ns : min_ns;
             lns = cut_ns < lns ? cut_ns : lns;
         }
-        ns += lns;
+        layout_ns = lns;
     }
     if (g->timed_ns) {
         double ratio =
@@ -185,7 +171,7 @@ static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
             continue;
         /* A direction no group has finished in yet: the rate of the
          * group running now; else writes at the layouts' rate, reads at
-         * READ_PER_WRITE times the writes'. */
+         * SB_JOB_READ_PER_WRITE times the writes'. */
         double r = sh->rate[d] > 0 ? sh->rate[d] : sh->guess[d];
         if (r <= 0 && d == 1)
             r = sh->layout_rate;
@@ -193,14 +179,15 @@ static uint64_t group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
             double w = sh->rate[1] > 0    ? sh->rate[1]
                        : sh->guess[1] > 0 ? sh->guess[1]
                                           : sh->layout_rate;
-            r = w * READ_PER_WRITE;
+            r = w * SB_JOB_READ_PER_WRITE;
         }
         if (r <= 0)
             return 0;
         bytes_ns += (double)g->bytes[d] * 1e9 / r;
     }
-    /* Time and bytes bound the same jobs together: the longer one ends them. */
-    ns = ns > bytes_ns ? ns : bytes_ns;
+    /* Time and bytes bound the same jobs together: the longer one ends
+     * them. The layout comes before them both. */
+    ns = layout_ns + (ns > bytes_ns ? ns : bytes_ns);
     return ns > 0 ? (uint64_t)ns : 1;
 }
 
@@ -209,7 +196,7 @@ static uint64_t later_groups_ns(const sb_jshared *sh)
 {
     uint64_t sum = 0;
     for (unsigned b = sh->barrier + 1; b < sh->n_groups; b++) {
-        uint64_t ns = group_ns(sh, &sh->groups[b], true);
+        uint64_t ns = sb_job_group_ns(sh, &sh->groups[b], true);
         if (!ns)
             return 0;
         sum += ns;
@@ -272,7 +259,7 @@ void sb_job_layout_progress(void *ctx, uint64_t done_bytes, uint64_t elapsed_ns)
          * after this one are not counted: they are rare, fio's filename=a:b). */
         sb_jgroup g = sh->groups[sh->barrier];
         g.layout_bytes = 0;
-        uint64_t gns = group_ns(sh, &g, false);
+        uint64_t gns = sb_job_group_ns(sh, &g, false);
         fill_run(sh, &p, now, gns ? left + gns : 0, gns != 0);
     } else {
         fill_run(sh, &p, now, 0, false);
@@ -428,8 +415,11 @@ void sb_job_progress_report(sb_jshared *sh)
     }
     p.eta_ns = eta;
     /* The group's time left is known when it is time-bound or has moved
-     * bytes to measure a rate from, or when its workers are done. */
-    fill_run(sh, &p, now, eta, eta != 0 || p.running == 0 || all_timed);
+     * bytes to measure a rate from, or when its workers are done, or
+     * have moved all their bytes without a cache to flush (the last
+     * report of a worker before it says it is done). */
+    bool moved_all = !all_timed && moved >= limit_bytes && !sh->buffered_writes;
+    fill_run(sh, &p, now, eta, eta != 0 || p.running == 0 || all_timed || moved_all);
     c->progress(&p, c->progress_ctx);
     sh->last_ns = now;
 }
