@@ -372,21 +372,19 @@ void sb_job_progress_report(sb_jshared *sh)
             eta = (uint64_t)left;
     }
     /* The first second holds a throttle's or a card's credit after idle
-     * (8 MiB at once at queue depth 8), or a buffered writer's cache
-     * filling before the device has taken anything: no rate is shown from
-     * it. */
+     * (8 MiB at once at queue depth 8): no rate is shown from it. After
+     * it, a buffered writer whose writes only fill the cache shows what
+     * is true, 0.0 at the device (dd's 520 MiB of 4k writes take 1-2 s
+     * before its fsync; a time-bound writer with much memory, until the
+     * kernel's writeback starts). */
     bool first_second = !over && now - sh->t0 < SB_PROGRESS_STARTING_NS;
-    /* A buffered writer whose device has taken nothing yet (its writes
-     * only fill the cache: 520 MiB of dd's 4k writes, 1.6 s here, before
-     * its fsync) has no rate to show either. */
-    bool dev_idle = p.write_at_device && dev == sh->dev_base;
     if (flushing && flushing == p.running && !first_second) {
         /* Every worker still running is in its final fsync (a flushing
          * worker runs: its fsync is the device's I/O). */
         p.phase = "flushing";
     } else if (ramp) {
         p.phase = "ramp";
-    } else if (first_second || (dev_idle && !over)) {
+    } else if (first_second) {
         p.phase = "starting";
     }
     if (sh->buffered_writes && sh->have_dev && dev) {

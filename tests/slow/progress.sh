@@ -19,7 +19,8 @@
 #    ("at the device"), at most the limit +25% on average since it began,
 #    and its final fsync as "flushing" with the MiB still to go;
 #  * run --profile pi: no silence, [k/7], dd's write at the device's rate
-#    through its fsync (shown as flushing), iozone's file created by its write test (not laid
+#    through its fsync (shown as flushing; 0.0 for at most 2 s, while its
+#    writes only fill the cache), iozone's file created by its write test (not laid
 #    out), the ETA within 25% (+1.5 s) from a quarter on;
 #  * sweep and bonnie: no silence, the device's rates, bonnie's fsync shown
 #    as "flushing" or at the device; bonnie's ETA for the whole run, shown
@@ -220,15 +221,21 @@ check pi "tests counted [k/7] up to 7" '
 check pi "dd at the device's rate, iozone's file not laid out" "$rates_fn"'
     / dd: (measuring|flushing) / {
         w = rate($0, "write")
-        if ($0 !~ /at the device/ || !(w > 0) || w > W * 1.25) print "dd: " $0
+        if ($0 !~ /at the device/ || w > W * 1.25) print "dd: " $0
         dd++; fl += / flushing /
+        # 0.0 while its writes only fill the cache (1-2 s), not through
+        # its fsync (the issue: 50 s of it).
+        if (!(w > 0)) { if (!z0) z0 = $1; z1 = $1 }
     }
     / measuring / && ($4 == "fio-randread:" || $4 ~ /^iozone-/) {
         r = rate($0, "read"); w = rate($0, "write")
         if (r > R * 1.12 || w > W * 1.12) print "above the limits: " $0
     }
     /laying out .*storbench-pi-iozone/ { print "the iozone file laid out: " $0; exit }
-    END { if (!dd || !fl) print dd " dd lines, " fl " of them flushing" }'
+    END {
+        if (!dd || !fl) print dd " dd lines, " fl " of them flushing"
+        if (z1 - z0 > 2) printf "dd at 0.0 MiB/s from %.1f to %.1f s\n", z0, z1
+    }'
 check pi "ETA within 25% of the time left from a quarter on" "$eta_check"
 
 record buffered job --no-save --name=buf --rw=write --bs=64k --size=48m --end_fsync=1 \
