@@ -394,20 +394,26 @@ bool cli_progress_due(bool final)
 }
 
 void cli_progress_bytes(const char *cmd, const char *target, const char *phase, uint64_t done,
-                        uint64_t total, double rate, uint64_t eta_ns, bool starting,
-                        const void *ctx)
+                        uint64_t total, double rate, uint64_t eta_ns, uint64_t run_eta_ns,
+                        bool last_phase, bool starting, const void *ctx)
 {
     if (!cli_progress_due(done >= total))
         return;
-    char d[32], t[32], eta[32], shown[32];
-    cli_progress_clock(eta_ns, done < total, eta, sizeof eta);
+    char d[32], t[32], left[16], run[16], eta[48], shown[32];
+    cli_progress_clock(eta_ns, done < total, left, sizeof left);
+    if (last_phase) {
+        snprintf(eta, sizeof eta, "ETA %s", left);
+    } else {
+        cli_progress_clock(run_eta_ns, true, run, sizeof run);
+        snprintf(eta, sizeof eta, "%s left  ETA %s", left, run);
+    }
     const char *unit;
     double r = cli_progress_rate(rate, ctx, &unit);
     if (starting)
         snprintf(shown, sizeof shown, "starting");
     else
         snprintf(shown, sizeof shown, "%.1f %s", r, unit);
-    cli_progress_draw("%s %s %s  %s / %s  %s  ETA %s", cmd, target, phase,
+    cli_progress_draw("%s %s %s  %s / %s  %s  %s", cmd, target, phase,
                       sb_format_bytes(done, d, sizeof d), sb_format_bytes(total, t, sizeof t),
                       shown, eta);
 }

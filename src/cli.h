@@ -105,12 +105,14 @@ double cli_progress_rate(double bytes_per_s, const void *ctx, const char **unit)
 bool cli_progress_due(bool final);
 void cli_progress_draw(const char *fmt, ...) SB_PRINTF(1, 2);
 /* The progress line of a command that moves a known number of bytes
- * (verify, image), when due: "CMD TARGET PHASE  done / total  rate unit
- * ETA m:ss", "starting" in place of the rate when starting is set (ctx as
- * for cli_progress: --si). */
+ * (verify, image, card), when due: "CMD TARGET PHASE  done / total  rate
+ * unit  m:ss left  ETA m:ss", the phase's time left (eta_ns) and the whole
+ * run's (run_eta_ns); only "ETA m:ss", the phase's, when last_phase is
+ * set. "starting" in place of the rate when starting is set (ctx as for
+ * cli_progress: --si). */
 void cli_progress_bytes(const char *cmd, const char *target, const char *phase, uint64_t done,
-                        uint64_t total, double rate, uint64_t eta_ns, bool starting,
-                        const void *ctx);
+                        uint64_t total, double rate, uint64_t eta_ns, uint64_t run_eta_ns,
+                        bool last_phase, bool starting, const void *ctx);
 /* A time left or taken as a clock, "m:ss" ("h:mm:ss" from an hour), the
  * same on every progress line; "?" when ns is 0 and unknown is true. */
 void cli_progress_clock(uint64_t ns, bool unknown, char *buf, size_t len);

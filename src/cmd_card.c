@@ -130,7 +130,7 @@ static void card_progress(const sb_card_progress *p, void *ctx)
     else
         snprintf(phase, sizeof phase, "%s", p->phase);
     cli_progress_bytes("card", p->target, phase, p->done_bytes, p->total_bytes, p->rate, p->eta_ns,
-                       p->starting, ctx);
+                       p->eta_ns, true, p->starting, ctx);
 }
 
 /* The verdicts as the exit status: 1 when a claim failed. */

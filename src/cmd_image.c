@@ -84,7 +84,7 @@ static void image_progress(const sb_image_progress *p, void *ctx)
 {
     if (strcmp(p->phase, "sizing") != 0) {
         cli_progress_bytes("image", p->target, p->phase, p->done_bytes, p->total_bytes, p->rate,
-                           p->eta_ns, p->starting, ctx);
+                           p->eta_ns, p->run_eta_ns, p->last_phase, p->starting, ctx);
         return;
     }
     if (!cli_progress_due(p->done_bytes >= p->total_bytes))

@@ -58,7 +58,7 @@ static bool verify_option(int idx, const char *arg, void *ctx)
 static void verify_progress(const sb_verify_progress *p, void *ctx)
 {
     cli_progress_bytes("verify", p->target, p->phase, p->done_bytes, p->total_bytes, p->rate,
-                       p->eta_ns, p->starting, ctx);
+                       p->eta_ns, p->run_eta_ns, p->last_phase, p->starting, ctx);
 }
 
 /* The verdict as the exit status: 1 with one line on stderr when a sector

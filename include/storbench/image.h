@@ -68,6 +68,11 @@ typedef struct sb_image_progress {
     uint64_t done_bytes, total_bytes;
     double rate;     /* bytes/s over the phase so far */
     uint64_t eta_ns; /* of this phase, 0 when unknown */
+    /* Of the whole run, 0 when unknown (while sizing): after the write,
+     * the verify's reading of what it writes, at twice its rate (no read
+     * has run yet). */
+    uint64_t run_eta_ns;
+    bool last_phase; /* no phase after this one: run_eta_ns is eta_ns */
     /* The phase's first second: its rate is a throttle's or a card's credit
      * after idle (12.9 MiB/s at 10), not the device's; it is not shown. */
     bool starting;

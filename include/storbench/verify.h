@@ -101,6 +101,11 @@ typedef struct sb_verify_progress {
     uint64_t done_bytes, total_bytes;
     double rate;     /* bytes/s over the phase so far */
     uint64_t eta_ns; /* of this phase, 0 when unknown */
+    /* Of the whole run, 0 when unknown: after the write, the read-back of
+     * what it writes, at twice its rate until a read has run (the probe's
+     * scattered sectors say nothing of the device's rate: unknown then). */
+    uint64_t run_eta_ns;
+    bool last_phase; /* no phase after this one: run_eta_ns is eta_ns */
     /* The phase's first second: its rate is a throttle's or a card's credit
      * after idle (12.9 MiB/s at 10), not the device's; it is not shown. */
     bool starting;

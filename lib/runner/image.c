@@ -140,6 +140,16 @@ static void progress(image_ctx *x, uint64_t done, uint64_t total, bool last)
         .eta_ns = rate > 0 && total > done ? (uint64_t)((double)(total - done) / rate * 1e9) : 0,
         .starting = now - x->phase_start_ns < SB_PROGRESS_STARTING_NS,
     };
+    /* Sizing comes before the write, the write before the verify (which
+     * reads what it writes, mapped_bytes). */
+    bool write = strcmp(x->phase, "write") == 0;
+    p.last_phase = strcmp(x->phase, "verify") == 0 || (write && !x->c->verify);
+    if (p.last_phase)
+        p.run_eta_ns = p.eta_ns;
+    else if (write && rate > 0)
+        p.run_eta_ns =
+            p.eta_ns +
+            (uint64_t)((double)x->mapped_bytes / (rate * SB_PROGRESS_READ_PER_WRITE) * 1e9) + 1;
     x->c->progress(&p, x->c->progress_ctx);
 }
 

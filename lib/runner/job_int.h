@@ -237,21 +237,9 @@ void sb_job_group_start(sb_jshared *sh);
  * moved[read, write] bytes: what the time left of the rest learns from. */
 void sb_job_group_done(sb_jshared *sh, const uint64_t moved[2], uint64_t took_ns);
 
-/*
- * The read rate assumed, as a multiple of the write rate, for the groups
- * to come while no read has been measured (a run that writes first: the pi
- * profile's dd and fio random writes, 70 s before its first read at 20/10
- * MiB/s). Twice: the test bed's ratio, between an SSD's 1:1 and a cheap
- * card's 10:1; either of those makes the estimate short or long until the
- * first read group has run. The write rate itself (what was assumed
- * before) overcounted the pi profile's three 80 MiB reads at 20/10 by 12
- * s of the 33 left.
- */
-#define SB_JOB_READ_PER_WRITE 2.0
-
 /* How long group g takes from its start, in ns: its layout (when
  * with_layout) and then the longer of its time and its bytes at the rates
- * sh has measured (reads before any at SB_JOB_READ_PER_WRITE times the
+ * sh has measured (reads before any at SB_PROGRESS_READ_PER_WRITE times the
  * writes');
  * 0 when the write rate is not known yet. Reads sh, changes nothing. */
 uint64_t sb_job_group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_layout);

@@ -15,9 +15,9 @@
  * ratio that the finished time-bound groups actually took (setup, queue
  * drain, final fsync); a byte-bound group and a layout take their bytes at
  * the rate measured so far in that direction (a layout's writes teach the
- * write rate), reads before any is measured at SB_JOB_READ_PER_WRITE times the
- * writes'. Until a write rate is known the estimate is 0: the caller shows
- * no ETA rather than a guess.
+ * write rate), reads before any is measured at SB_PROGRESS_READ_PER_WRITE
+ * times the writes'. Until a write rate is known the estimate is 0: the
+ * caller shows no ETA rather than a guess.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -171,7 +171,7 @@ uint64_t sb_job_group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
             continue;
         /* A direction no group has finished in yet: the rate of the
          * group running now; else writes at the layouts' rate, reads at
-         * SB_JOB_READ_PER_WRITE times the writes'. */
+         * SB_PROGRESS_READ_PER_WRITE times the writes'. */
         double r = sh->rate[d] > 0 ? sh->rate[d] : sh->guess[d];
         if (r <= 0 && d == 1)
             r = sh->layout_rate;
@@ -179,7 +179,7 @@ uint64_t sb_job_group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_lay
             double w = sh->rate[1] > 0    ? sh->rate[1]
                        : sh->guess[1] > 0 ? sh->guess[1]
                                           : sh->layout_rate;
-            r = w * SB_JOB_READ_PER_WRITE;
+            r = w * SB_PROGRESS_READ_PER_WRITE;
         }
         if (r <= 0)
             return 0;

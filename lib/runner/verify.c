@@ -98,6 +98,17 @@ void sb_verify_show_progress(verify_ctx *v, uint64_t done, uint64_t total)
         .eta_ns = rate > 0 && total > done ? (uint64_t)((double)(total - done) / rate * 1e9) : 0,
         .starting = ns < SB_PROGRESS_STARTING_NS,
     };
+    /* The phases after this one: a device's probe comes before its write
+     * and read, a write before its read-back (of what it writes). */
+    bool probe = strcmp(v->phase, "probe") == 0;
+    bool write = strcmp(v->phase, "write") == 0;
+    p.last_phase = v->c->phase == SB_VERIFY_PROBE_ONLY || v->c->phase == SB_VERIFY_READ_ONLY ||
+                   (write && v->c->phase == SB_VERIFY_WRITE_ONLY) || !(probe || write);
+    if (p.last_phase)
+        p.run_eta_ns = p.eta_ns;
+    else if (write && rate > 0)
+        p.run_eta_ns =
+            p.eta_ns + (uint64_t)((double)total / (rate * SB_PROGRESS_READ_PER_WRITE) * 1e9) + 1;
     v->c->progress(&p, v->c->progress_ctx);
 }
 

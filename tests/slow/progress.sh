@@ -30,8 +30,11 @@
 #    is never more than the bound the ETA gives ("up to M:SS": every point
 #    to come at its maximum time);
 #  * verify: each phase's first second says "starting", then rates within
-#    the limits;
-#  * zcav reports inside its blocks, never above the read limit;
+#    the limits; the write's time left and the whole run's ETA (its
+#    read-back counted at twice the write's rate), within 25% (+1.5 s) from
+#    a quarter on;
+#  * zcav reports inside its blocks, never above the read limit, its ETA
+#    within 25% (+1.5 s) from a quarter on;
 #  * a run whose layout time ran out (--layout-time): the layout shown with
 #    the size it will have, the ETA foreseeing it, a note and the table's
 #    header saying it, the sequential rates within 6% of the limits, the
@@ -335,7 +338,7 @@ check bonnie "write tests at the device's rate" '
 
 # verify writes and reads back 32 MiB: each phase's first second says
 # starting, then the device's rates.
-record verify verify --no-save --size 32m "$mnt"
+record verify verify --no-save --size 96m "$mnt"
 check verify "no silence over 1 s" "$no_silence"
 check verify "starting, then the device's rates" '
     / (write|read) / {
@@ -346,6 +349,10 @@ check verify "starting, then the device's rates" '
         if ($4 == "read" && r > R * 1.12) print "above the limit: " $0
     }
     END { if (!st["write"] || !n) print "no starting write phase or no rate shown" }'
+check verify "the write shows its time left and the run's, read back at twice its rate" '
+    / write .* left  ETA [0-9]+:[0-9][0-9]/ { n++ }
+    END { if (!n) print "no write line with its time left and the run'"'"'s ETA" }'
+check verify "ETA within 25% of the time left from a quarter on" "$eta_check"
 
 # zcav, read, blocks of 64 MiB (3.2 s each at the limit): it reports inside
 # a block too, at the device's rate.
@@ -357,6 +364,7 @@ check zcav "rates within the read limit" '
         if (substr($0, RSTART) + 0 > R * 1.12) print "above the limit: " $0
     }
     END { if (n < 4) print "only " n " progress lines" }'
+check zcav "ETA within 25% of the time left from a quarter on" "$eta_check"
 
 # A run stopped during its layout measured nothing: it says so, and saves
 # nothing (no archive appears).
