@@ -239,9 +239,9 @@ void sb_job_group_done(sb_jshared *sh, const uint64_t moved[2], uint64_t took_ns
 
 /* How long group g takes from its start, in ns: its layout (when
  * with_layout) and then the longer of its time and its bytes at the rates
- * sh has measured (reads before any at SB_PROGRESS_READ_PER_WRITE times the
- * writes');
- * 0 when the write rate is not known yet. Reads sh, changes nothing. */
+ * sh has measured (reads before any is measured at
+ * SB_PROGRESS_READ_PER_WRITE times the writes'); 0 when the write rate is
+ * not known yet. Reads sh, changes nothing. */
 uint64_t sb_job_group_ns(const sb_jshared *sh, const sb_jgroup *g, bool with_layout);
 
 /* Reports a file's layout (sb_engine_layout's callback; ctx is the
